@@ -1,6 +1,6 @@
 module github.com/minicp/minicp
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/beorn7/perks v1.0.1 // indirect
@@ -55,6 +55,7 @@ require (
 	go.uber.org/multierr v1.11.0 // indirect
 	go.uber.org/zap v1.27.1 // indirect
 	go.yaml.in/yaml/v2 v2.4.3 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/crypto v0.58.0 // indirect
 	golang.org/x/net v0.61.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect

@@ -1,35 +1,23 @@
 package runtime
 
-import (
-	"fmt"
-
-	metav1 "github.com/minicp/minicp/api/meta/v1"
-)
-
 // Object is any kind that can be sent and stored: it carries TypeMeta and
-// can copy itself. Persisted kinds also satisfy metav1.Object, lists satisfy
-// metav1.ListInterface.
+// can copy itself. Persisted kinds also satisfy metav1.Object (reach their
+// metadata with metav1.Accessor), lists satisfy metav1.ListInterface.
 type Object interface {
-	GetTypeMeta() *metav1.TypeMeta
+	GetTypeMeta() *TypeMeta
 	DeepCopyObject() Object
 }
 
-// Accessor returns obj's metadata, or an error when obj is not a persisted
-// kind (a list, a Status).
-func Accessor(obj Object) (*metav1.ObjectMeta, error) {
-	m, ok := obj.(metav1.Object)
-	if !ok {
-		return nil, fmt.Errorf("%T has no ObjectMeta", obj)
-	}
-	return m.GetObjectMeta(), nil
+// TypeMeta says what an object is on the wire: its kind and the
+// group/version the kind is spelled in. The server fills it on every
+// response. metav1.TypeMeta is the same type; it lives here so that
+// runtime needs nothing from metav1 and metav1's kinds (Status, Table) can
+// be Objects.
+type TypeMeta struct {
+	Kind       string `json:"kind,omitempty"`
+	APIVersion string `json:"apiVersion,omitempty"`
 }
 
-// MustAccessor is Accessor for objects known to be persisted kinds, such as
-// the ones a resource's NewFunc returns; anything else is a programmer error.
-func MustAccessor(obj Object) *metav1.ObjectMeta {
-	m, err := Accessor(obj)
-	if err != nil {
-		panic(err)
-	}
-	return m
-}
+// GetTypeMeta gives access to the embedded TypeMeta of any object, so
+// generic code can read and set kind and apiVersion without reflection.
+func (t *TypeMeta) GetTypeMeta() *TypeMeta { return t }

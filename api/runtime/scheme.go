@@ -5,8 +5,6 @@ import (
 	"reflect"
 	"slices"
 	"sync"
-
-	metav1 "github.com/minicp/minicp/api/meta/v1"
 )
 
 // Scheme maps each GroupVersionKind to its Go type and each
@@ -58,7 +56,7 @@ func (s *Scheme) New(gvk GroupVersionKind) (Object, error) {
 		return nil, &NotRegisteredError{GVK: gvk}
 	}
 	obj := reflect.New(t).Interface().(Object)
-	*obj.GetTypeMeta() = metav1.TypeMeta{APIVersion: gvk.GroupVersion().String(), Kind: gvk.Kind}
+	*obj.GetTypeMeta() = TypeMeta{APIVersion: gvk.GroupVersion().String(), Kind: gvk.Kind}
 	return obj, nil
 }
 
@@ -91,12 +89,12 @@ func (s *Scheme) SetTypeMeta(obj Object) error {
 	if err != nil {
 		return err
 	}
-	*obj.GetTypeMeta() = metav1.TypeMeta{APIVersion: gvk.GroupVersion().String(), Kind: gvk.Kind}
+	*obj.GetTypeMeta() = TypeMeta{APIVersion: gvk.GroupVersion().String(), Kind: gvk.Kind}
 	return nil
 }
 
 // AddResource registers a resource. Its kind and list kind must already be
-// registered with AddKnownTypes.
+// registered with AddKnownTypes (the list kind only if it can be listed).
 func (s *Scheme) AddResource(info ResourceInfo) error {
 	if err := info.validate(); err != nil {
 		return err
@@ -104,7 +102,11 @@ func (s *Scheme) AddResource(info ResourceInfo) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	gv := info.GVR.GroupVersion()
-	for _, k := range []string{info.Kind, info.ListKind()} {
+	kinds := []string{info.Kind}
+	if info.HasVerb("list") {
+		kinds = append(kinds, info.ListKind())
+	}
+	for _, k := range kinds {
 		if _, ok := s.kindToType[gv.WithKind(k)]; !ok {
 			return &NotRegisteredError{GVK: gv.WithKind(k)}
 		}

@@ -1,15 +1,11 @@
 package v1
 
-// TypeMeta says what an object is on the wire: its kind and the group/version
-// the kind is spelled in. The server fills it on every response.
-type TypeMeta struct {
-	Kind       string `json:"kind,omitempty"`
-	APIVersion string `json:"apiVersion,omitempty"`
-}
+import "github.com/minicp/minicp/api/runtime"
 
-// GetTypeMeta gives access to the embedded TypeMeta of any object, so generic
-// code can read and set kind and apiVersion without reflection.
-func (t *TypeMeta) GetTypeMeta() *TypeMeta { return t }
+// TypeMeta says what an object is on the wire: kind and apiVersion. It is
+// runtime.TypeMeta, named here too because every kind embeds it as
+// metav1.TypeMeta, as in Kubernetes.
+type TypeMeta = runtime.TypeMeta
 
 // ObjectMeta is the metadata every persisted object has. Fields marked
 // server-set are owned by the API server: clients may send them but the
@@ -117,3 +113,14 @@ type DeleteOptions struct {
 	PropagationPolicy  *DeletionPropagation `json:"propagationPolicy,omitempty"`
 	DryRun             []string             `json:"dryRun,omitempty"`
 }
+
+// The namespaces every cluster has.
+const (
+	NamespaceDefault = "default"
+	NamespaceSystem  = "kube-system"
+	NamespacePublic  = "kube-public"
+	// NamespaceNodeLease holds the nodes' heartbeat Leases.
+	NamespaceNodeLease = "kube-node-lease"
+	// NamespaceAll is the empty namespace: every namespace, in a list.
+	NamespaceAll = ""
+)

@@ -1,0 +1,20 @@
+// Package v1 holds the kinds of the core API group, version v1: Namespace,
+// Pod, Node, Binding and Event, with their lists, the constants they use,
+// their defaults (SetDefaults) and their registration (AddToScheme).
+//
+// Import it as corev1. Field names and JSON spellings match
+// k8s.io/api/core/v1, so a manifest written for a real cluster decodes here
+// without unknown fields, and kubectl and client-go read what minicp
+// writes. Fields are a subset of upstream's: the ones the minicp control
+// plane uses, and the ones real manifests, kubectl and kubelets commonly
+// send. Spec and status structs are tagged omitzero, so an empty one is
+// left out on output (upstream writes "status": {}); both read the same.
+//
+// Seed 001 ("API Terminology", "Kinds and Resources") describes what these
+// are: kinds are Go types, persisted as objects and listed as lists, served
+// by resources registered in the Scheme. Seed 002 follows a Pod from
+// kubectl through the API server to the scheduler (Binding) and the kubelet
+// (PodStatus), with Events recording each step.
+//
+// Upstream: k8s.io/api/core/v1.
+package v1
