@@ -21,6 +21,14 @@ var (
 	// ErrTooLargeResourceVersion is a resourceVersion newer than etcd's
 	// current revision; the client should retry.
 	ErrTooLargeResourceVersion = errors.New("too large resource version")
+	// ErrInvalidResourceVersion is a resourceVersion that is not a
+	// revision (not a non-negative decimal number); bad input, not a
+	// server fault.
+	ErrInvalidResourceVersion = errors.New("invalid resource version")
+	// ErrInvalidKey is a key or a name that cannot address an object:
+	// empty, ".", "..", or a name holding "/" or "%"; bad input, not a
+	// server fault.
+	ErrInvalidKey = errors.New("invalid key")
 )
 
 // Error is a storage error about one key.
@@ -62,4 +70,28 @@ func NewConflictError(key, detail string) *Error {
 // NewExpiredError says rv has been compacted away.
 func NewExpiredError(key string, rv int64, detail string) *Error {
 	return &Error{Err: ErrExpired, Key: key, RV: rv, Detail: detail}
+}
+
+// NewInvalidContinueError says a continue token cannot be used with key.
+func NewInvalidContinueError(key, detail string) *Error {
+	return &Error{Err: ErrInvalidContinue, Key: key, Detail: detail}
+}
+
+// NewTooLargeResourceVersionError says rv is newer than current, the
+// revision etcd is at; the client should retry after a moment.
+//
+// Upstream: k8s.io/apiserver/pkg/storage (NewTooLargeResourceVersionError).
+func NewTooLargeResourceVersionError(key string, rv, current int64) *Error {
+	return &Error{Err: ErrTooLargeResourceVersion, Key: key, RV: rv,
+		Detail: fmt.Sprintf("Too large resource version: %d, current: %d", rv, current)}
+}
+
+// NewInvalidResourceVersionError says rv is not a revision.
+func NewInvalidResourceVersionError(key, rv string) *Error {
+	return &Error{Err: ErrInvalidResourceVersion, Key: key, Detail: fmt.Sprintf("invalid resource version %q", rv)}
+}
+
+// NewInvalidKeyError says key (or a name in it) cannot address an object.
+func NewInvalidKeyError(key, detail string) *Error {
+	return &Error{Err: ErrInvalidKey, Key: key, Detail: detail}
 }

@@ -57,7 +57,9 @@ type Interface interface {
 
 // UpdateFunc computes the new state from the current one. It receives a
 // copy it may modify and return. The etcd revision of current is in its
-// resourceVersion.
+// resourceVersion. The returned object belongs to storage from then on:
+// storage may modify it (it clears its resourceVersion before encoding).
+// UpdateFunc may be called more than once, once per lost race.
 type UpdateFunc func(current runtime.Object) (updated runtime.Object, err error)
 
 // GetOptions tunes Get.
@@ -102,8 +104,9 @@ type UpdateOptions struct {
 // DeleteOptions tunes Delete.
 type DeleteOptions struct {
 	Preconditions *Preconditions
-	// ValidateDeletion sees the object about to be deleted; its error aborts
-	// the delete. Optional.
+	// ValidateDeletion sees the object about to be deleted and must not
+	// modify it; its error aborts the delete. It may be called more than
+	// once, once per lost race. Optional.
 	ValidateDeletion func(current runtime.Object) error
 }
 

@@ -1,0 +1,196 @@
+package storage
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path"
+	"strconv"
+	"strings"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+
+	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/api/runtime"
+)
+
+// DefaultPrefix is the key prefix of a Store whose StoreOptions.Prefix is
+// empty, the one kube-apiserver uses (--etcd-prefix).
+const DefaultPrefix = "/registry"
+
+// StoreOptions configures a Store.
+type StoreOptions struct {
+	// Prefix is put in front of every key, so one etcd can serve many
+	// clusters, each under its own prefix. Defaults to DefaultPrefix.
+	Prefix string
+	// GroupResource names the resource in log records and error text.
+	GroupResource runtime.GroupResource
+	// NewFunc returns a new empty object of the resource's kind; the store
+	// decodes into it. Required.
+	NewFunc func() runtime.Object
+	// Logger receives Debug records per etcd transaction and Warn records
+	// for watches that end in error. Defaults to a logger that discards.
+	Logger *slog.Logger
+}
+
+// Store is storage.Interface over etcd for one resource: every object is
+// one etcd key holding its JSON, and its resourceVersion is the etcd
+// revision that last wrote it. A Store holds no state besides its options,
+// so it is safe for concurrent use and needs no Close; the only goroutines
+// it starts are its watches', each owned by the watch it serves. The client
+// stays owned by the caller: closing it ends every call and watch of the
+// Store.
+//
+// Upstream: k8s.io/apiserver/pkg/storage/etcd3 (store).
+type Store struct {
+	client *clientv3.Client
+	// pathPrefix is the cleaned Prefix followed by "/" ("/registry/", or
+	// "/" for the root), so that pathPrefix + key[1:] is the etcd key.
+	pathPrefix string
+	gr         runtime.GroupResource
+	newFunc    func() runtime.Object
+	logger     *slog.Logger
+}
+
+var _ Interface = (*Store)(nil)
+
+// NewStore returns a Store that reads and writes through client. The Store
+// does not own client: the caller closes it after the last call returns.
+func NewStore(client *clientv3.Client, opts StoreOptions) (*Store, error) {
+	if client == nil {
+		return nil, errors.New("storage: NewStore needs a client")
+	}
+	if opts.NewFunc == nil {
+		return nil, errors.New("storage: StoreOptions.NewFunc is required")
+	}
+	if _, err := metav1.Accessor(opts.NewFunc()); err != nil {
+		return nil, fmt.Errorf("storage: StoreOptions.NewFunc: %w", err)
+	}
+	prefix := opts.Prefix
+	if prefix == "" {
+		prefix = DefaultPrefix
+	}
+	// path.Join cleans the prefix ("registry/", "//registry" and
+	// "/registry" are one prefix); the root becomes "" so keys do not start
+	// with "//".
+	pathPrefix := path.Join("/", prefix)
+	if pathPrefix == "/" {
+		pathPrefix = ""
+	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	return &Store{
+		client:     client,
+		pathPrefix: pathPrefix + "/",
+		gr:         opts.GroupResource,
+		newFunc:    opts.NewFunc,
+		logger:     logger.With("component", "storage", "resource", opts.GroupResource.String()),
+	}, nil
+}
+
+// prepareKey checks key and returns the etcd key it names. Keys that could
+// climb out of the prefix ("..") or name nothing are ErrInvalidKey.
+//
+// Upstream: k8s.io/apiserver/pkg/storage/etcd3 (store.prepareKey).
+func (s *Store) prepareKey(key string) (string, error) {
+	if key == "" || key == "/" {
+		return "", NewInvalidKeyError(key, "empty key")
+	}
+	for _, seg := range []string{".", ".."} {
+		if key == seg || strings.HasPrefix(key, seg+"/") || strings.HasSuffix(key, "/"+seg) || strings.Contains(key, "/"+seg+"/") {
+			return "", NewInvalidKeyError(key, fmt.Sprintf("key holds a %q segment", seg))
+		}
+	}
+	return s.pathPrefix + strings.TrimPrefix(key, "/"), nil
+}
+
+// decode reads stored bytes into a new object and sets its resourceVersion
+// to rev. Stored data that does not decode is an error, never a panic.
+func (s *Store) decode(key string, data []byte, rev int64) (runtime.Object, error) {
+	obj := s.newFunc()
+	// json.Unmarshal rather than runtime.Decode: stored bytes are JSON we
+	// wrote, so there is no YAML to convert and no unknown field to report,
+	// and runtime.Decode's second pass for unknown fields would double the
+	// cost of every list.
+	if err := json.Unmarshal(data, obj); err != nil {
+		return nil, fmt.Errorf("decode %s %s at revision %d: %w", s.gr, key, rev, err)
+	}
+	// NewStore checked that NewFunc's objects have ObjectMeta.
+	metav1.MustAccessor(obj).ResourceVersion = strconv.FormatInt(rev, 10)
+	return obj, nil
+}
+
+// encode returns obj's stored form: its JSON with the resourceVersion
+// cleared, because the revision of the write (not yet known) is the
+// resourceVersion. It clears obj's resourceVersion in place, so obj must
+// belong to the store.
+func (s *Store) encode(obj runtime.Object) ([]byte, error) {
+	meta, err := metav1.Accessor(obj)
+	if err != nil {
+		return nil, fmt.Errorf("encode %s: %w", s.gr, err)
+	}
+	meta.ResourceVersion = ""
+	data, err := runtime.Encode(obj)
+	if err != nil {
+		return nil, fmt.Errorf("encode %s %s: %w", s.gr, meta.Name, err)
+	}
+	return data, nil
+}
+
+// objState is an object as read from etcd: decoded, raw, and the revision
+// that wrote it (0 when the key is empty).
+type objState struct {
+	obj    runtime.Object
+	data   []byte
+	rev    int64
+	exists bool
+}
+
+// getState turns the response of a Get of key into an objState. An empty
+// key is ErrNotFound unless ignoreNotFound, which gives a zero object.
+//
+// Upstream: k8s.io/apiserver/pkg/storage/etcd3 (store.getState).
+func (s *Store) getState(key string, resp *clientv3.GetResponse, ignoreNotFound bool) (*objState, error) {
+	if len(resp.Kvs) == 0 {
+		if !ignoreNotFound {
+			return nil, NewNotFoundError(key, 0)
+		}
+		return &objState{obj: s.newFunc()}, nil
+	}
+	kv := resp.Kvs[0]
+	obj, err := s.decode(key, kv.Value, kv.ModRevision)
+	if err != nil {
+		return nil, err
+	}
+	return &objState{obj: obj, data: kv.Value, rev: kv.ModRevision, exists: true}, nil
+}
+
+// parseResourceVersion reads a resourceVersion: "" is 0, anything else must
+// be a non-negative decimal revision.
+//
+// Upstream: k8s.io/apiserver/pkg/storage (APIObjectVersioner.ParseResourceVersion).
+func parseResourceVersion(key, rv string) (int64, error) {
+	if rv == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseInt(rv, 10, 64)
+	if err != nil || n < 0 {
+		return 0, NewInvalidResourceVersionError(key, rv)
+	}
+	return n, nil
+}
+
+// validateMinimumResourceVersion fails with ErrTooLargeResourceVersion when
+// the client asks for a state newer than etcd has (it read a revision from
+// another API server whose etcd member is ahead of ours).
+//
+// Upstream: k8s.io/apiserver/pkg/storage/etcd3 (store.validateMinimumResourceVersion).
+func validateMinimumResourceVersion(key string, minimum, current int64) error {
+	if minimum > current {
+		return NewTooLargeResourceVersionError(key, minimum, current)
+	}
+	return nil
+}
