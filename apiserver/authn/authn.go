@@ -1,0 +1,53 @@
+// Package authn establishes who made a request: the first hop of the
+// request path in seed 001 ("authn & authz") and seed 002 ("the API server
+// needs to be able to verify that the requester is who they say they are").
+//
+// Upstream: k8s.io/apiserver/pkg/authentication.
+package authn
+
+import (
+	"net/http"
+
+	"github.com/minicp/minicp/apiserver/request"
+)
+
+// Authenticator decides who sent a request. ok=false with a nil error means
+// "no credentials I understand"; a non-nil error means credentials were
+// presented and are wrong. Implementations are safe for concurrent use.
+type Authenticator interface {
+	AuthenticateRequest(r *http.Request) (u *request.User, ok bool, err error)
+}
+
+// AuthenticatorFunc adapts a function to Authenticator.
+type AuthenticatorFunc func(r *http.Request) (*request.User, bool, error)
+
+// AuthenticateRequest calls f.
+func (f AuthenticatorFunc) AuthenticateRequest(r *http.Request) (*request.User, bool, error) {
+	return f(r)
+}
+
+// Union tries each authenticator in order and returns the first that
+// recognises the request. A rejection (error) from one does not stop the
+// others, as in Kubernetes; the errors are returned only if none succeeds.
+type Union []Authenticator
+
+// AuthenticateRequest implements Authenticator.
+func (u Union) AuthenticateRequest(r *http.Request) (*request.User, bool, error) {
+	var firstErr error
+	for _, a := range u {
+		user, ok, err := a.AuthenticateRequest(r)
+		if ok {
+			return user, true, nil
+		}
+		if err != nil && firstErr == nil {
+			firstErr = err
+		}
+	}
+	return nil, false, firstErr
+}
+
+// Anonymous authenticates every request as system:anonymous. Put it last in
+// a Union, and only when anonymous access is enabled.
+var Anonymous = AuthenticatorFunc(func(*http.Request) (*request.User, bool, error) {
+	return &request.User{Name: request.AnonymousUser, Groups: []string{request.AllUnauthenticated}}, true, nil
+})

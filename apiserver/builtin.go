@@ -1,0 +1,101 @@
+package apiserver
+
+import (
+	"context"
+	"fmt"
+
+	corev1 "github.com/minicp/minicp/api/core/v1"
+	"github.com/minicp/minicp/api/runtime"
+	"github.com/minicp/minicp/apiserver/admission"
+	"github.com/minicp/minicp/apiserver/handlers"
+	"github.com/minicp/minicp/apiserver/printers"
+	"github.com/minicp/minicp/apiserver/registry"
+	"github.com/minicp/minicp/apiserver/registry/core"
+)
+
+// defaultTables renders kinds without their own printer.
+var defaultTables handlers.TableConvertor = printers.Default
+
+// NewScheme returns a Scheme with every built-in kind and resource. The
+// server installs a handler for each resource; discovery lists them.
+func NewScheme() (*runtime.Scheme, error) {
+	s := runtime.NewScheme()
+	if err := corev1.AddToScheme(s); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+var (
+	gvrPods       = corev1.SchemeGroupVersion.WithResource("pods")
+	gvrNamespaces = corev1.SchemeGroupVersion.WithResource("namespaces")
+)
+
+// installBuiltinResources installs the resources every minicp API server
+// serves, with the ResourceInfo the Scheme has for them. Pods come before
+// bindings, whose handler writes through the pods' store.
+func (s *Server) installBuiltinResources() error {
+	info := func(resource string) (runtime.ResourceInfo, error) {
+		r, ok := s.scheme.Resource(corev1.SchemeGroupVersion.WithResource(resource))
+		if !ok {
+			return r, fmt.Errorf("apiserver: the scheme has no resource %s", resource)
+		}
+		return r, nil
+	}
+	install := func(resource string, r Resource) error {
+		var err error
+		if r.Info, err = info(resource); err != nil {
+			return err
+		}
+		return s.InstallResource(r)
+	}
+	if err := install("namespaces", Resource{
+		Strategy: core.NamespaceStrategy{}, Tables: core.NamespaceTable,
+		UpdateSubresources: map[string]registry.Strategy{
+			"status": core.NamespaceStatusStrategy{}, "finalize": core.NamespaceFinalizeStrategy{},
+		},
+	}); err != nil {
+		return err
+	}
+	if err := install("pods", Resource{
+		Strategy: core.PodStrategy{}, Tables: core.PodTable, ReturnDeletedObject: true,
+		UpdateSubresources: map[string]registry.Strategy{"status": core.PodStatusStrategy{}},
+	}); err != nil {
+		return err
+	}
+	pods, _ := s.Store(gvrPods)
+	binding := core.Binding(s.clock, pods)
+	s.addCreateSubresource(gvrPods, "binding", binding)
+	if err := install("bindings", Resource{Strategy: core.PodStrategy{}, CreateOverride: &binding}); err != nil {
+		return err
+	}
+	if err := install("nodes", Resource{
+		Strategy: core.NodeStrategy{}, Tables: core.NodeTable,
+		UpdateSubresources: map[string]registry.Strategy{"status": core.NodeStatusStrategy{}},
+	}); err != nil {
+		return err
+	}
+	return install("events", Resource{Strategy: core.EventStrategy{}, Tables: core.EventTable})
+}
+
+// DefaultAdmission is the admission chain of a server whose Options give
+// none: defaulting (mutating), then NamespaceLifecycle (validating).
+func DefaultAdmission(s *Server) admission.Chain {
+	return admission.Chain{
+		&admission.Defaulting{SetDefaults: corev1.SetDefaults},
+		&admission.NamespaceLifecycle{Namespaces: s},
+	}
+}
+
+// GetNamespace implements admission.NamespaceGetter from storage.
+func (s *Server) GetNamespace(ctx context.Context, name string) (*corev1.Namespace, error) {
+	store, ok := s.Store(gvrNamespaces)
+	if !ok {
+		return nil, fmt.Errorf("namespaces are not served")
+	}
+	obj, err := store.Get(ctx, "", name)
+	if err != nil {
+		return nil, err
+	}
+	return obj.(*corev1.Namespace), nil
+}

@@ -1,0 +1,68 @@
+package filters
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+
+	"github.com/minicp/minicp/api/apierrors"
+	"github.com/minicp/minicp/api/runtime"
+	"github.com/minicp/minicp/apiserver/authz"
+	"github.com/minicp/minicp/apiserver/request"
+	"github.com/minicp/minicp/apiserver/responsewriters"
+)
+
+// WithAuthorization asks the authorizer whether the user may do what the
+// RequestInfo says; anything but Allow is 403 Forbidden with the reason.
+func WithAuthorization(h http.Handler, a authz.Authorizer, log *slog.Logger) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		info, _ := request.RequestInfoFrom(r.Context())
+		user, _ := request.UserFrom(r.Context())
+		attrs := authz.Attributes{User: user, RequestInfo: info}
+		decision, reason, err := a.Authorize(r.Context(), attrs)
+		if err != nil {
+			responsewriters.WriteError(w, r, apierrors.NewInternalError(fmt.Errorf("authorize: %w", err)))
+			return
+		}
+		log.Debug("authorized", "hop", "authz", "verb", info.Verb, "resource", info.Resource,
+			"allowed", decision == authz.DecisionAllow)
+		if decision != authz.DecisionAllow {
+			responsewriters.WriteError(w, r, forbidden(attrs, reason))
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// forbidden words the 403 as kube-apiserver does:
+// `pods "x" is forbidden: User "u" cannot get resource "pods" in API group "" in the namespace "ns": reason`.
+func forbidden(a authz.Attributes, reason string) error {
+	name := "system:anonymous"
+	if a.User != nil {
+		name = a.User.Name
+	}
+	if a.RequestInfo == nil || !a.IsResourceRequest {
+		path := ""
+		if a.RequestInfo != nil {
+			path = a.Path
+		}
+		return apierrors.NewForbidden(runtime.GroupResource{}, "",
+			fmt.Errorf("User %q cannot %s path %q: %s", name, verbOf(a), path, reason))
+	}
+	msg := fmt.Sprintf("User %q cannot %s resource %q in API group %q", name, a.Verb, a.Resource, a.APIGroup)
+	if a.Namespace != "" {
+		msg += fmt.Sprintf(" in the namespace %q", a.Namespace)
+	}
+	if reason != "" {
+		msg += ": " + reason
+	}
+	return apierrors.NewForbidden(runtime.GroupResource{Group: a.APIGroup, Resource: a.Resource}, a.Name, errors.New(msg))
+}
+
+func verbOf(a authz.Attributes) string {
+	if a.RequestInfo == nil {
+		return "access"
+	}
+	return a.Verb
+}

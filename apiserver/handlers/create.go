@@ -1,0 +1,48 @@
+package handlers
+
+import (
+	"net/http"
+
+	metav1 "github.com/minicp/minicp/api/meta/v1"
+
+	"github.com/minicp/minicp/apiserver/admission"
+	"github.com/minicp/minicp/apiserver/registry"
+	"github.com/minicp/minicp/apiserver/request"
+	"github.com/minicp/minicp/apiserver/responsewriters"
+)
+
+// Create serves POST on a collection: decode, mutating admission, then the
+// registry (server-set fields, validation, validating admission, etcd).
+// 201 with the stored object.
+func (s *Scope) Create(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	info, _ := request.RequestInfoFrom(ctx)
+	obj := s.Store.New()
+	if err := s.decodeBody(w, r, obj); err != nil {
+		responsewriters.WriteError(w, r, err)
+		return
+	}
+	dryRun, err := isDryRun(r)
+	if err != nil {
+		responsewriters.WriteError(w, r, err)
+		return
+	}
+	meta := metav1.MustAccessor(obj)
+	if err := s.bindNamespace(meta, info.Namespace); err != nil {
+		responsewriters.WriteError(w, r, err)
+		return
+	}
+	attrs := s.attributes(ctx, admission.Create, meta.Namespace, meta.Name, obj, nil, dryRun)
+	if err := s.Admission.Admit(ctx, attrs); err != nil {
+		responsewriters.WriteError(w, r, err)
+		return
+	}
+	s.Logger.DebugContext(ctx, "admitted", "hop", "admission.mutating", "namespace", meta.Namespace, "name", meta.Name)
+	out, err := s.Store.Create(ctx, obj, s.validating(admission.Create, meta.Namespace, meta.Name, dryRun),
+		registry.CreateOptions{DryRun: dryRun})
+	if err != nil {
+		responsewriters.WriteError(w, r, err)
+		return
+	}
+	s.writeResult(w, r, http.StatusCreated, out)
+}

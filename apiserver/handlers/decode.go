@@ -1,0 +1,146 @@
+package handlers
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/minicp/minicp/api/apierrors"
+	"github.com/minicp/minicp/api/runtime"
+)
+
+// fieldValidation is the ?fieldValidation= mode for unknown fields.
+type fieldValidation string
+
+const (
+	fieldValidationIgnore fieldValidation = "Ignore"
+	fieldValidationWarn   fieldValidation = "Warn"
+	fieldValidationStrict fieldValidation = "Strict"
+)
+
+// readBody reads the request body; a body over the limit is 413.
+func readBody(r *http.Request) ([]byte, error) {
+	if r.Body == nil {
+		return nil, apierrors.NewBadRequest("the request body is empty")
+	}
+	data, err := io.ReadAll(r.Body)
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return nil, apierrors.NewRequestEntityTooLarge(fmt.Sprintf("limit is %d", tooLarge.Limit))
+	}
+	if err != nil {
+		return nil, apierrors.NewBadRequest("read request body: " + err.Error())
+	}
+	return data, nil
+}
+
+// checkContentType accepts JSON and YAML bodies; anything else is 415.
+func checkContentType(r *http.Request) error {
+	ct := r.Header.Get("Content-Type")
+	if ct == "" {
+		return nil // curl and friends; sniffed by the decoder
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return apierrors.NewUnsupportedMediaType(ct)
+	}
+	switch mt {
+	case "application/json", "application/yaml", "application/x-yaml", "text/yaml", "*/*":
+		return nil
+	}
+	return apierrors.NewUnsupportedMediaType(ct)
+}
+
+// decodeBody reads r's body into a new object of the scope's kind. Unknown
+// fields are handled by ?fieldValidation: Strict rejects them (400), Warn
+// (the default, as in Kubernetes) drops them with a Warning header, Ignore
+// drops them silently.
+func (s *Scope) decodeBody(w http.ResponseWriter, r *http.Request, into runtime.Object) error {
+	if err := checkContentType(r); err != nil {
+		return err
+	}
+	mode, err := parseFieldValidation(r)
+	if err != nil {
+		return err
+	}
+	data, err := readBody(r)
+	if err != nil {
+		return err
+	}
+	unknown, err := runtime.Decode(data, into)
+	if err != nil {
+		return apierrors.NewBadRequest(err.Error())
+	}
+	if err := checkUnknownFields(w, mode, unknown); err != nil {
+		return err
+	}
+	return s.checkKind(into)
+}
+
+func checkUnknownFields(w http.ResponseWriter, mode fieldValidation, unknown []string) error {
+	if len(unknown) == 0 {
+		return nil
+	}
+	msgs := make([]string, len(unknown))
+	for i, f := range unknown {
+		msgs[i] = fmt.Sprintf("unknown field %q", f)
+	}
+	switch mode {
+	case fieldValidationStrict:
+		return apierrors.NewBadRequest("strict decoding error: " + strings.Join(msgs, ", "))
+	case fieldValidationWarn:
+		for _, m := range msgs {
+			w.Header().Add("Warning", fmt.Sprintf("299 - %q", m))
+		}
+	}
+	return nil
+}
+
+func parseFieldValidation(r *http.Request) (fieldValidation, error) {
+	switch v := fieldValidation(r.URL.Query().Get("fieldValidation")); v {
+	case "":
+		return fieldValidationWarn, nil
+	case fieldValidationIgnore, fieldValidationWarn, fieldValidationStrict:
+		return v, nil
+	default:
+		return "", apierrors.NewBadRequest(fmt.Sprintf("fieldValidation parameter unsupported: %q; must be one of Ignore, Warn, Strict", v))
+	}
+}
+
+// checkKind rejects a body that names another kind or version, and fills
+// kind and apiVersion when the body left them out.
+func (s *Scope) checkKind(obj runtime.Object) error {
+	want := s.bodyGVK()
+	tm := obj.GetTypeMeta()
+	if tm.APIVersion != "" && tm.APIVersion != want.GroupVersion().String() {
+		return apierrors.NewBadRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%s)",
+			tm.APIVersion, want.GroupVersion()))
+	}
+	if tm.Kind != "" && tm.Kind != want.Kind {
+		return apierrors.NewBadRequest(fmt.Sprintf("the kind in the data (%s) does not match the expected kind (%s)", tm.Kind, want.Kind))
+	}
+	tm.APIVersion, tm.Kind = want.GroupVersion().String(), want.Kind
+	return nil
+}
+
+// bodyGVK is the kind a write to this scope carries: the resource's kind,
+// or a subresource's own (Binding for pods/binding).
+func (s *Scope) bodyGVK() runtime.GroupVersionKind {
+	if s.Subresource == "binding" {
+		return runtime.GroupVersionKind{Version: "v1", Kind: "Binding"}
+	}
+	return s.Store.Resource.GVK()
+}
+
+func isDryRun(r *http.Request) (bool, error) {
+	values := r.URL.Query()["dryRun"]
+	for _, v := range values {
+		if v != "All" {
+			return false, apierrors.NewBadRequest(fmt.Sprintf("dryRun: unsupported value %q; supported values: \"All\"", v))
+		}
+	}
+	return len(values) > 0, nil
+}

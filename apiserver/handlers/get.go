@@ -1,0 +1,19 @@
+package handlers
+
+import (
+	"net/http"
+
+	"github.com/minicp/minicp/apiserver/request"
+	"github.com/minicp/minicp/apiserver/responsewriters"
+)
+
+// Get serves GET on one object.
+func (s *Scope) Get(w http.ResponseWriter, r *http.Request) {
+	info, _ := request.RequestInfoFrom(r.Context())
+	obj, err := s.Store.Get(r.Context(), info.Namespace, info.Name)
+	if err != nil {
+		responsewriters.WriteError(w, r, err)
+		return
+	}
+	s.writeResult(w, r, http.StatusOK, obj)
+}

@@ -1,0 +1,111 @@
+package handlers
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/minicp/minicp/api/apierrors"
+	"github.com/minicp/minicp/api/fields"
+	"github.com/minicp/minicp/api/labels"
+	"github.com/minicp/minicp/apiserver/registry"
+	"github.com/minicp/minicp/apiserver/request"
+	"github.com/minicp/minicp/apiserver/responsewriters"
+	"github.com/minicp/minicp/storage"
+)
+
+// List serves GET on a collection, and hands ?watch=true to Watch.
+func (s *Scope) List(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	info, _ := request.RequestInfoFrom(ctx)
+	opts, err := s.parseListOptions(r)
+	if err != nil {
+		responsewriters.WriteError(w, r, err)
+		return
+	}
+	if info.Verb == "watch" {
+		s.Watch(w, r, opts)
+		return
+	}
+	list, err := s.Store.List(ctx, info.Namespace, opts)
+	if err != nil {
+		responsewriters.WriteError(w, r, err)
+		return
+	}
+	s.writeResult(w, r, http.StatusOK, list)
+}
+
+// parseListOptions reads the list and watch query parameters, rejecting
+// malformed ones with 400.
+func (s *Scope) parseListOptions(r *http.Request) (registry.ListOptions, error) {
+	q := r.URL.Query()
+	var opts registry.ListOptions
+	var err error
+	if opts.LabelSelector, err = labels.Parse(q.Get("labelSelector")); err != nil {
+		return opts, apierrors.NewBadRequest(fmt.Sprintf("unable to parse requirement: %v", err))
+	}
+	if opts.FieldSelector, err = fields.ParseSelector(q.Get("fieldSelector")); err != nil {
+		return opts, apierrors.NewBadRequest(fmt.Sprintf("invalid field selector: %v", err))
+	}
+	if err := s.checkFieldSelector(opts.FieldSelector); err != nil {
+		return opts, err
+	}
+	// A GET on a single object with ?watch=true watches that object.
+	if info, ok := request.RequestInfoFrom(r.Context()); ok && info.Name != "" {
+		if name, ok := opts.FieldSelector.RequiresExactMatch("metadata.name"); ok && name != info.Name {
+			return opts, apierrors.NewBadRequest("fieldSelector metadata.name doesn't match requested name")
+		}
+		opts.FieldSelector = andSelector(opts.FieldSelector, fields.OneTermEqualSelector("metadata.name", info.Name))
+	}
+	if v := q.Get("limit"); v != "" {
+		if opts.Limit, err = strconv.ParseInt(v, 10, 64); err != nil || opts.Limit < 0 {
+			return opts, apierrors.NewBadRequest(fmt.Sprintf("invalid limit %q", v))
+		}
+	}
+	opts.Continue = q.Get("continue")
+	opts.ResourceVersion = q.Get("resourceVersion")
+	if opts.ResourceVersion != "" {
+		if rv, err := strconv.ParseUint(opts.ResourceVersion, 10, 64); err != nil {
+			return opts, apierrors.NewBadRequest(fmt.Sprintf("invalid resource version %q", opts.ResourceVersion))
+		} else if rv > 0 && opts.Continue != "" {
+			return opts, apierrors.NewBadRequest("specifying resource version is not allowed when using continue")
+		}
+	}
+	switch m := storage.ResourceVersionMatch(q.Get("resourceVersionMatch")); m {
+	case "":
+	case storage.ResourceVersionMatchNotOlderThan, storage.ResourceVersionMatchExact:
+		if opts.ResourceVersion == "" {
+			return opts, apierrors.NewBadRequest("resourceVersionMatch is forbidden unless resourceVersion is provided")
+		}
+		if m == storage.ResourceVersionMatchExact && opts.ResourceVersion == "0" {
+			return opts, apierrors.NewBadRequest(`resourceVersionMatch "Exact" is forbidden for resourceVersion "0"`)
+		}
+		opts.ResourceVersionMatch = m
+	default:
+		return opts, apierrors.NewBadRequest(fmt.Sprintf("unsupported resourceVersionMatch %q; supported values: Exact, NotOlderThan", m))
+	}
+	switch v := q.Get("allowWatchBookmarks"); v {
+	case "", "false", "0":
+	case "true", "1":
+		opts.AllowWatchBookmarks = true
+	default:
+		return opts, apierrors.NewBadRequest(fmt.Sprintf("invalid allowWatchBookmarks %q", v))
+	}
+	return opts, nil
+}
+
+// watchTimeout reads ?timeoutSeconds. Without it a watch ends after 30
+// minutes, kube-apiserver's --min-request-timeout default, so clients
+// periodically re-establish watches and load spreads across servers.
+func watchTimeout(r *http.Request) (time.Duration, error) {
+	v := r.URL.Query().Get("timeoutSeconds")
+	if v == "" {
+		return 30 * time.Minute, nil
+	}
+	secs, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || secs < 0 {
+		return 0, apierrors.NewBadRequest(fmt.Sprintf("invalid timeoutSeconds %q", v))
+	}
+	return time.Duration(secs) * time.Second, nil
+}

@@ -1,0 +1,53 @@
+package handlers
+
+import (
+	"context"
+	"log/slog"
+
+	metav1 "github.com/minicp/minicp/api/meta/v1"
+
+	"github.com/minicp/minicp/api/runtime"
+	"github.com/minicp/minicp/apiserver/admission"
+	"github.com/minicp/minicp/apiserver/registry"
+	"github.com/minicp/minicp/apiserver/request"
+	"github.com/minicp/minicp/clock"
+)
+
+// Scope is everything a handler needs about the resource it serves.
+type Scope struct {
+	Store *registry.Store
+	// Subresource is "" for the resource itself, or "status", "binding"...
+	Subresource string
+	Admission   admission.Chain
+	Tables      TableConvertor
+	Clock       clock.Clock
+	Logger      *slog.Logger
+}
+
+// attributes builds admission attributes for a request on this scope.
+func (s *Scope) attributes(ctx context.Context, op admission.Operation, ns, name string, obj, old runtime.Object, dryRun bool) *admission.Attributes {
+	user, _ := request.UserFrom(ctx)
+	return &admission.Attributes{
+		Operation:   op,
+		Resource:    s.Store.Resource.GVR,
+		Subresource: s.Subresource,
+		Kind:        s.Store.Resource.GVK(),
+		Namespace:   ns,
+		Name:        name,
+		Object:      obj,
+		OldObject:   old,
+		User:        user,
+		DryRun:      dryRun,
+	}
+}
+
+// validating returns validating admission as a registry.ValidateObjectFunc.
+func (s *Scope) validating(op admission.Operation, ns, name string, dryRun bool) registry.ValidateObjectFunc {
+	return func(ctx context.Context, obj, old runtime.Object) error {
+		n := name
+		if m, err := metav1.Accessor(obj); err == nil && m.Name != "" {
+			n = m.Name
+		}
+		return s.Admission.Validate(ctx, s.attributes(ctx, op, ns, n, obj, old, dryRun))
+	}
+}

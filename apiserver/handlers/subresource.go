@@ -1,0 +1,60 @@
+package handlers
+
+import (
+	"context"
+	"net/http"
+
+	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/api/runtime"
+	"github.com/minicp/minicp/apiserver/admission"
+	"github.com/minicp/minicp/apiserver/request"
+	"github.com/minicp/minicp/apiserver/responsewriters"
+)
+
+// CreateSubresourceFunc serves a POST to a subresource such as
+// pods/binding. New returns the empty body object; Create applies the
+// decoded, admitted body to the object ns/name ("" when the body names it,
+// as for the bindings resource).
+type CreateSubresourceFunc struct {
+	New    func() runtime.Object
+	Create func(ctx context.Context, ns, name string, body runtime.Object) (runtime.Object, error)
+}
+
+// CreateSubresource decodes the body, runs both admission phases on it and
+// calls fn. 201 with a Success Status, as kube-apiserver answers a
+// binding.
+func (s *Scope) CreateSubresource(w http.ResponseWriter, r *http.Request, fn CreateSubresourceFunc) {
+	ctx := r.Context()
+	info, _ := request.RequestInfoFrom(ctx)
+	sub := *s
+	sub.Subresource = info.Subresource
+	body := fn.New()
+	if err := sub.decodeBody(w, r, body); err != nil {
+		responsewriters.WriteError(w, r, err)
+		return
+	}
+	if meta, err := metav1.Accessor(body); err == nil {
+		if err := sub.bindNamespace(meta, info.Namespace); err != nil {
+			responsewriters.WriteError(w, r, err)
+			return
+		}
+	}
+	attrs := sub.attributes(ctx, admission.Create, info.Namespace, info.Name, body, nil, false)
+	if err := sub.Admission.Admit(ctx, attrs); err != nil {
+		responsewriters.WriteError(w, r, err)
+		return
+	}
+	if err := sub.Admission.Validate(ctx, attrs); err != nil {
+		responsewriters.WriteError(w, r, err)
+		return
+	}
+	if _, err := fn.Create(ctx, info.Namespace, info.Name, body); err != nil {
+		responsewriters.WriteError(w, r, err)
+		return
+	}
+	responsewriters.WriteObject(w, r, http.StatusCreated, &metav1.Status{
+		TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
+		Status:   metav1.StatusSuccess,
+		Code:     http.StatusCreated,
+	})
+}

@@ -1,0 +1,75 @@
+package handlers
+
+import (
+	"context"
+	"net/http"
+
+	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/api/runtime"
+	"github.com/minicp/minicp/apiserver/admission"
+	"github.com/minicp/minicp/apiserver/registry"
+	"github.com/minicp/minicp/apiserver/request"
+	"github.com/minicp/minicp/apiserver/responsewriters"
+)
+
+// Update serves PUT on an object or its status: the body replaces the
+// stored object if its resourceVersion is current (409 otherwise). 200 with
+// the stored object, or 201 when the resource allows create-on-update.
+func (s *Scope) Update(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	info, _ := request.RequestInfoFrom(ctx)
+	body := s.Store.New()
+	if err := s.decodeBody(w, r, body); err != nil {
+		responsewriters.WriteError(w, r, err)
+		return
+	}
+	dryRun, err := isDryRun(r)
+	if err != nil {
+		responsewriters.WriteError(w, r, err)
+		return
+	}
+	newObj := func(ctx context.Context, old runtime.Object) (runtime.Object, error) {
+		return body.DeepCopyObject(), nil
+	}
+	s.update(w, r, info, s.admitted(newObj, info, dryRun), dryRun)
+}
+
+// admitted wraps an UpdatedObjectFunc with mutating admission, so admission
+// sees (and may change) the object a PUT or PATCH computes, inside the
+// storage retry loop.
+func (s *Scope) admitted(newObj registry.UpdatedObjectFunc, info *request.RequestInfo, dryRun bool) registry.UpdatedObjectFunc {
+	return func(ctx context.Context, old runtime.Object) (runtime.Object, error) {
+		obj, err := newObj(ctx, old)
+		if err != nil {
+			return nil, err
+		}
+		op := admission.Update
+		if old == nil {
+			op = admission.Create
+		}
+		if err := s.bindNamespace(metav1.MustAccessor(obj), info.Namespace); err != nil {
+			return nil, err
+		}
+		if err := s.Admission.Admit(ctx, s.attributes(ctx, op, info.Namespace, info.Name, obj, old, dryRun)); err != nil {
+			return nil, err
+		}
+		return obj, nil
+	}
+}
+
+// update runs the registry update and writes the result.
+func (s *Scope) update(w http.ResponseWriter, r *http.Request, info *request.RequestInfo, newObj registry.UpdatedObjectFunc, dryRun bool) {
+	out, created, err := s.Store.Update(r.Context(), info.Namespace, info.Name, newObj,
+		s.validating(admission.Create, info.Namespace, info.Name, dryRun),
+		s.validating(admission.Update, info.Namespace, info.Name, dryRun),
+		registry.UpdateOptions{DryRun: dryRun})
+	if err != nil {
+		responsewriters.WriteError(w, r, err)
+		return
+	}
+	code := http.StatusOK
+	if created {
+		code = http.StatusCreated
+	}
+	s.writeResult(w, r, code, out)
+}

@@ -1,0 +1,13 @@
+// Package registry turns HTTP verbs into storage calls for one resource: a
+// Store applies the resource's Strategy (server-set fields, validation,
+// which fields a status write may change), runs validating admission at the
+// right moment, and is the only place that translates storage errors into
+// Status errors.
+//
+// In seed 002's words: "a POST handler is registered, which in turn will
+// delegate to a create resource handler ... basic validation ... the
+// resource will be saved to etcd by delegating to the storage provider".
+//
+// Upstream: k8s.io/apiserver/pkg/registry/generic/registry (Store) and
+// k8s.io/apiserver/pkg/registry/rest (strategies).
+package registry

@@ -1,0 +1,92 @@
+package registry
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/minicp/minicp/api/apierrors"
+	"github.com/minicp/minicp/api/fields"
+	"github.com/minicp/minicp/api/labels"
+	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/api/runtime"
+	"github.com/minicp/minicp/api/watch"
+	"github.com/minicp/minicp/storage"
+)
+
+// ListOptions are the query parameters of a list or watch, parsed.
+type ListOptions struct {
+	LabelSelector        labels.Selector
+	FieldSelector        fields.Selector
+	Limit                int64
+	Continue             string
+	ResourceVersion      string
+	ResourceVersionMatch storage.ResourceVersionMatch
+	// AllowWatchBookmarks asks a watch for BOOKMARK events.
+	AllowWatchBookmarks bool
+}
+
+// List returns the resource's objects in namespace ns ("" for all) that
+// match the selectors, as the resource's list kind, one page at a time.
+func (s *Store) List(ctx context.Context, ns string, opts ListOptions) (runtime.Object, error) {
+	key, recursive := s.selectionKey(ns, opts.FieldSelector)
+	res, err := s.Storage.GetList(ctx, key, storage.ListOptions{
+		ResourceVersion:      opts.ResourceVersion,
+		ResourceVersionMatch: opts.ResourceVersionMatch,
+		Predicate:            s.predicate(opts),
+		Recursive:            recursive,
+	})
+	if err != nil {
+		return nil, interpretListError(err, s.GroupResource())
+	}
+	list := s.NewList()
+	if err := runtime.SetListItems(list, res.Items); err != nil {
+		return nil, apierrors.NewInternalError(err)
+	}
+	lm := list.(metav1.ListInterface).GetListMeta()
+	lm.ResourceVersion = strconv.FormatInt(res.ResourceVersion, 10)
+	lm.Continue = res.Continue
+	lm.RemainingItemCount = res.RemainingItemCount
+	items, _ := runtime.ListItems(list)
+	for _, item := range items {
+		s.setTypeMeta(item)
+	}
+	return list, nil
+}
+
+// Watch streams changes to the resource's objects in ns ("" for all) that
+// match the selectors, after opts.ResourceVersion.
+func (s *Store) Watch(ctx context.Context, ns string, opts ListOptions) (watch.Interface, error) {
+	key, recursive := s.selectionKey(ns, opts.FieldSelector)
+	w, err := s.Storage.Watch(ctx, key, storage.ListOptions{
+		ResourceVersion: opts.ResourceVersion,
+		Predicate:       s.predicate(opts),
+		Recursive:       recursive,
+		ProgressNotify:  opts.AllowWatchBookmarks,
+	})
+	if err != nil {
+		return nil, interpretListError(err, s.GroupResource())
+	}
+	return w, nil
+}
+
+// selectionKey narrows a list or watch pinned to one name
+// (fieldSelector=metadata.name=x, as kubectl uses to wait for a delete) to
+// that object's key instead of scanning the namespace.
+func (s *Store) selectionKey(ns string, fs fields.Selector) (key string, recursive bool) {
+	if fs != nil {
+		if name, ok := fs.RequiresExactMatch("metadata.name"); ok && name != "" && (ns != "" || !s.Resource.Namespaced) {
+			return s.Key(ns, name), false
+		}
+	}
+	return s.listKey(ns), true
+}
+
+func (s *Store) predicate(opts ListOptions) storage.Predicate {
+	return storage.Predicate{
+		Label:    opts.LabelSelector,
+		Field:    opts.FieldSelector,
+		GetAttrs: s.attrs,
+		Limit:    opts.Limit,
+		Continue: opts.Continue,
+	}
+}

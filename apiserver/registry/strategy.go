@@ -1,0 +1,81 @@
+package registry
+
+import (
+	"context"
+
+	"github.com/minicp/minicp/api/apierrors"
+	"github.com/minicp/minicp/api/fields"
+	"github.com/minicp/minicp/api/labels"
+	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/api/runtime"
+)
+
+// Strategy is what makes one resource different from another: which fields
+// the server owns, what is valid, which fields can be selected.
+//
+// Upstream: k8s.io/apiserver/pkg/registry/rest (RESTCreateStrategy,
+// RESTUpdateStrategy).
+type Strategy interface {
+	// PrepareForCreate resets fields a client may not set on create, such as
+	// status. It runs before validation.
+	PrepareForCreate(ctx context.Context, obj runtime.Object)
+	// PrepareForUpdate copies from old what this kind of write may not
+	// change: status on the main resource, spec on /status.
+	PrepareForUpdate(ctx context.Context, obj, old runtime.Object)
+	Validate(ctx context.Context, obj runtime.Object) apierrors.FieldErrors
+	ValidateUpdate(ctx context.Context, obj, old runtime.Object) apierrors.FieldErrors
+	// AllowCreateOnUpdate lets PUT create a missing object.
+	AllowCreateOnUpdate() bool
+	// AllowUnconditionalUpdate lets PUT without a resourceVersion overwrite
+	// whatever is stored.
+	AllowUnconditionalUpdate() bool
+	// SelectableFields returns the field selector keys and values of obj.
+	// metadata.name and metadata.namespace are added by the Store.
+	SelectableFields(obj runtime.Object) fields.Set
+}
+
+// GracefulDeleteStrategy is an optional Strategy capability, checked in
+// Store.Delete: kinds whose deletion waits for someone (the kubelet) to
+// confirm, such as a pod bound to a node.
+type GracefulDeleteStrategy interface {
+	// CheckGracefulDelete reports whether obj must be deleted gracefully and
+	// may set opts.GracePeriodSeconds to the period to use.
+	CheckGracefulDelete(ctx context.Context, obj runtime.Object, opts *metav1.DeleteOptions) bool
+}
+
+// FinalizingDeleteStrategy is an optional Strategy capability, checked in
+// Store.Delete: kinds that enter a terminating state on delete instead of
+// going away (a namespace waits for its contents to be deleted).
+type FinalizingDeleteStrategy interface {
+	// PrepareForDelete marks obj as terminating and returns whether the
+	// object must wait (be updated instead of deleted).
+	PrepareForDelete(ctx context.Context, obj runtime.Object) (wait bool)
+}
+
+// ValidateObjectFunc is validating admission as the Store calls it: after
+// the Strategy's validation, before storage. For updates, old is the stored
+// object.
+type ValidateObjectFunc func(ctx context.Context, obj, old runtime.Object) error
+
+// UpdatedObjectFunc computes the object a PUT or PATCH wants from the
+// stored one (nil when there is none and create-on-update applies). It runs
+// inside the storage retry loop, so it may run more than once, and it
+// includes mutating admission.
+type UpdatedObjectFunc func(ctx context.Context, old runtime.Object) (runtime.Object, error)
+
+// attrs returns the labels and selectable fields of obj.
+func (s *Store) attrs(obj runtime.Object) (labels.Set, fields.Set, error) {
+	meta, err := metav1.Accessor(obj)
+	if err != nil {
+		return nil, nil, err
+	}
+	f := s.Strategy.SelectableFields(obj)
+	if f == nil {
+		f = fields.Set{}
+	}
+	f["metadata.name"] = meta.Name
+	if s.Resource.Namespaced {
+		f["metadata.namespace"] = meta.Namespace
+	}
+	return labels.Set(meta.Labels), f, nil
+}

@@ -1,0 +1,219 @@
+package registry
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"reflect"
+
+	"github.com/minicp/minicp/api/apierrors"
+	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/api/runtime"
+	"github.com/minicp/minicp/storage"
+)
+
+// UpdateOptions tunes Update.
+type UpdateOptions struct {
+	// DryRun runs every step but the storage write.
+	DryRun bool
+}
+
+// Update replaces ns/name with what newObj computes from the stored object,
+// as PUT and PATCH do. The write is optimistic: if the new object carries a
+// resourceVersion that is not the stored one, the result is 409 Conflict
+// and nothing is written. created reports a create-on-update.
+//
+// Upstream: k8s.io/apiserver/pkg/registry/generic/registry (Store.Update).
+func (s *Store) Update(ctx context.Context, ns, name string, newObj UpdatedObjectFunc,
+	validateCreate, validateUpdate ValidateObjectFunc, opts UpdateOptions) (out runtime.Object, created bool, err error) {
+	key := s.Key(ns, name)
+	tryUpdate := func(current runtime.Object) (runtime.Object, error) {
+		created = false
+		if metav1.MustAccessor(current).ResourceVersion == "" {
+			// Storage hands a zero object to an upsert when nothing is there.
+			if !s.Strategy.AllowCreateOnUpdate() {
+				return nil, apierrors.NewNotFound(s.GroupResource(), name)
+			}
+			obj, err := newObj(ctx, nil)
+			if err != nil {
+				return nil, err
+			}
+			if err := s.checkIdentity(obj, ns, name); err != nil {
+				return nil, err
+			}
+			created = true
+			if err := s.beforeCreate(ctx, obj); err != nil {
+				return nil, err
+			}
+			if validateCreate != nil {
+				if err := validateCreate(ctx, obj, nil); err != nil {
+					return nil, err
+				}
+			}
+			return obj, nil
+		}
+		return s.updateFrom(ctx, current, ns, name, newObj, validateUpdate)
+	}
+
+	if opts.DryRun {
+		current, err := s.Storage.Get(ctx, key, storage.GetOptions{IgnoreNotFound: true})
+		if err != nil {
+			return nil, false, interpretUpdateError(err, s.GroupResource(), name)
+		}
+		out, err := tryUpdate(current)
+		if err != nil {
+			return nil, false, interpretUpdateError(err, s.GroupResource(), name)
+		}
+		return s.setTypeMeta(out), created, nil
+	}
+
+	out, err = s.Storage.GuaranteedUpdate(ctx, key, storage.UpdateOptions{IgnoreNotFound: true}, tryUpdate)
+	if err != nil {
+		return nil, false, interpretUpdateError(err, s.GroupResource(), name)
+	}
+	meta := metav1.MustAccessor(out)
+	s.Logger.DebugContext(ctx, "updated", "hop", "etcd.txn", "namespace", ns, "name", name, "rv", meta.ResourceVersion)
+	if s.readyToDelete(ctx, out) {
+		// The last finalizer is gone from an object being deleted: finish
+		// the delete now, but only if nobody changed it since.
+		rv := meta.ResourceVersion
+		deleted, err := s.Storage.Delete(ctx, key, storage.DeleteOptions{Preconditions: &storage.Preconditions{ResourceVersion: &rv}})
+		switch {
+		case err == nil:
+			return s.setTypeMeta(deleted), false, nil
+		case errors.Is(err, storage.ErrNotFound), errors.Is(err, storage.ErrConflict):
+			// Someone else finished or changed it; what we wrote stands.
+		default:
+			return nil, false, interpretDeleteError(err, s.GroupResource(), name)
+		}
+	}
+	return s.setTypeMeta(out), created, nil
+}
+
+// updateFrom computes and checks the new state of an existing object.
+func (s *Store) updateFrom(ctx context.Context, current runtime.Object, ns, name string,
+	newObj UpdatedObjectFunc, validateUpdate ValidateObjectFunc) (runtime.Object, error) {
+	old := current.DeepCopyObject()
+	obj, err := newObj(ctx, current)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.checkIdentity(obj, ns, name); err != nil {
+		return nil, err
+	}
+	meta, oldMeta := metav1.MustAccessor(obj), metav1.MustAccessor(old)
+	switch {
+	case meta.ResourceVersion == "" && !s.Strategy.AllowUnconditionalUpdate():
+		return nil, apierrors.NewInvalid(s.Resource.GVK(), name, apierrors.FieldErrors{
+			apierrors.Invalid("metadata.resourceVersion", meta.ResourceVersion, "must be specified for an update")})
+	case meta.ResourceVersion != "" && meta.ResourceVersion != oldMeta.ResourceVersion:
+		return nil, apierrors.NewConflict(s.GroupResource(), name,
+			errors.New("the object has been modified; please apply your changes to the latest version and try again"))
+	}
+	s.setTypeMeta(obj)
+	// An unconditional update carries no resourceVersion; it is still an
+	// update of the stored version.
+	meta.ResourceVersion = oldMeta.ResourceVersion
+	// The server owns these; a client that sends other values is ignored,
+	// as in Kubernetes (uid and creationTimestamp are also validated
+	// immutable, which catches a client that sends a wrong one).
+	if meta.UID == "" {
+		meta.UID = oldMeta.UID
+	}
+	if meta.CreationTimestamp.IsZero() {
+		meta.CreationTimestamp = oldMeta.CreationTimestamp
+	}
+	meta.SelfLink = ""
+	meta.DeletionTimestamp = oldMeta.DeletionTimestamp
+	meta.DeletionGracePeriodSeconds = oldMeta.DeletionGracePeriodSeconds
+	meta.Generation = oldMeta.Generation
+	s.Strategy.PrepareForUpdate(ctx, obj, old)
+	if specChanged(obj, old) {
+		meta.Generation++
+	}
+	if errs := s.Strategy.ValidateUpdate(ctx, obj, old); len(errs) > 0 {
+		return nil, apierrors.NewInvalid(s.Resource.GVK(), name, errs)
+	}
+	if validateUpdate != nil {
+		if err := validateUpdate(ctx, obj, old); err != nil {
+			return nil, err
+		}
+	}
+	return obj, nil
+}
+
+// checkIdentity rejects a body whose name or namespace disagrees with the
+// path, as Kubernetes does (400 for namespace, 400 for name).
+func (s *Store) checkIdentity(obj runtime.Object, ns, name string) error {
+	meta, err := metav1.Accessor(obj)
+	if err != nil {
+		return apierrors.NewBadRequest(err.Error())
+	}
+	if meta.Name == "" {
+		meta.Name = name
+	}
+	if meta.Name != name {
+		return apierrors.NewBadRequest("the name of the object (" + meta.Name + ") does not match the name on the URL (" + name + ")")
+	}
+	if !s.Resource.Namespaced {
+		meta.Namespace = ""
+		return nil
+	}
+	if meta.Namespace == "" {
+		meta.Namespace = ns
+	}
+	if meta.Namespace != ns {
+		return apierrors.NewBadRequest("the namespace of the provided object does not match the namespace sent on the request")
+	}
+	return nil
+}
+
+// readyToDelete reports an object whose deletion was waiting only for
+// finalizers that are now all gone: metadata finalizers, and whatever the
+// kind itself waits for (a namespace's spec finalizers).
+func (s *Store) readyToDelete(ctx context.Context, obj runtime.Object) bool {
+	meta := metav1.MustAccessor(obj)
+	if meta.DeletionTimestamp == nil || len(meta.Finalizers) > 0 ||
+		meta.DeletionGracePeriodSeconds != nil && *meta.DeletionGracePeriodSeconds > 0 {
+		return false
+	}
+	if fs, ok := s.Strategy.(FinalizingDeleteStrategy); ok && fs.PrepareForDelete(ctx, obj.DeepCopyObject()) {
+		return false
+	}
+	return true
+}
+
+// specChanged reports whether anything but metadata and status differs:
+// what bumps metadata.generation. Comparing the JSON forms covers every
+// kind without per-kind code.
+func specChanged(obj, old runtime.Object) bool {
+	return !reflect.DeepEqual(desiredState(obj), desiredState(old))
+}
+
+func desiredState(obj runtime.Object) map[string]any {
+	data, err := json.Marshal(obj)
+	if err != nil {
+		return nil
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil
+	}
+	delete(m, "metadata")
+	delete(m, "status")
+	delete(m, "kind")
+	delete(m, "apiVersion")
+	return m
+}
+
+// UpdateUnchecked applies fn to the stored object ns/name with
+// compare-and-swap retries but without the Strategy or admission: for
+// subresources with their own rules, such as pods/binding, which sets the
+// nodeName the pod strategy forbids changing.
+func (s *Store) UpdateUnchecked(ctx context.Context, ns, name string, fn storage.UpdateFunc) (runtime.Object, error) {
+	out, err := s.Storage.GuaranteedUpdate(ctx, s.Key(ns, name), storage.UpdateOptions{}, fn)
+	if err != nil {
+		return nil, interpretUpdateError(err, s.GroupResource(), name)
+	}
+	return s.setTypeMeta(out), nil
+}

@@ -1,0 +1,7 @@
+// Package request carries what the outer filters learn about a request to
+// the inner ones: the RequestInfo parsed from the path (verb, group,
+// version, resource, namespace, name, subresource) and the authenticated
+// user, both stored in the request's context.
+//
+// Upstream: k8s.io/apiserver/pkg/endpoints/request.
+package request

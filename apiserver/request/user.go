@@ -1,0 +1,31 @@
+package request
+
+import "context"
+
+// User is who made a request, as authentication established it.
+type User struct {
+	Name   string
+	UID    string
+	Groups []string
+}
+
+// Well-known users and groups, spelled as Kubernetes spells them.
+const (
+	AnonymousUser         = "system:anonymous"
+	AllUnauthenticated    = "system:unauthenticated"
+	AllAuthenticated      = "system:authenticated"
+	SystemPrivilegedGroup = "system:masters"
+)
+
+type userKey struct{}
+
+// WithUser returns ctx carrying u.
+func WithUser(ctx context.Context, u *User) context.Context {
+	return context.WithValue(ctx, userKey{}, u)
+}
+
+// UserFrom returns the user in ctx, if authentication ran.
+func UserFrom(ctx context.Context) (*User, bool) {
+	u, ok := ctx.Value(userKey{}).(*User)
+	return u, ok
+}

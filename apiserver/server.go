@@ -1,0 +1,251 @@
+package apiserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/gorilla/mux"
+	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"github.com/minicp/minicp/api/runtime"
+	"github.com/minicp/minicp/apiserver/admission"
+	"github.com/minicp/minicp/apiserver/authn"
+	"github.com/minicp/minicp/apiserver/authz"
+	"github.com/minicp/minicp/apiserver/filters"
+	"github.com/minicp/minicp/apiserver/responsewriters"
+	"github.com/minicp/minicp/clock"
+	"github.com/minicp/minicp/logging"
+)
+
+// Options configures an API server. Etcd and an authentication method are
+// required; everything else has a default.
+type Options struct {
+	// Etcd is the etcd client the server stores objects through. The
+	// server does not close it.
+	Etcd *clientv3.Client
+	// StoragePrefix is the etcd key prefix of this cluster. Defaults to
+	// "/registry". Clusters sharing one etcd use distinct prefixes.
+	StoragePrefix string
+	// Scheme holds the kinds and resources to serve. Defaults to
+	// NewScheme(): the built-in kinds.
+	Scheme *runtime.Scheme
+	// Authenticator checks credentials (e.g. an authn.TokenFile).
+	Authenticator authn.Authenticator
+	// AnonymousAuth lets requests without credentials in as
+	// system:anonymous (what the authorizer then allows is up to it).
+	AnonymousAuth bool
+	// Authorizer defaults to authz.AllowAuthenticated.
+	Authorizer authz.Authorizer
+	// Admission defaults to DefaultAdmission: NamespaceLifecycle and
+	// defaulting.
+	Admission admission.Chain
+	// Limits bound request sizes and concurrency; see filters.Limits.
+	Limits filters.Limits
+	// Clock defaults to clock.Real.
+	Clock clock.Clock
+	// Logger defaults to a discard logger. The audit log goes to it too.
+	Logger *slog.Logger
+}
+
+// Server is a running API server's state: its resources and handler. It
+// is safe for concurrent use.
+type Server struct {
+	scheme  *runtime.Scheme
+	etcd    *clientv3.Client
+	prefix  string
+	clock   clock.Clock
+	log     *slog.Logger
+	handler http.Handler
+	// filters is the handler chain in request order, outermost first.
+	filters []filter
+
+	admission admission.Chain
+
+	// mu guards resources and readyChecks.
+	mu          sync.RWMutex
+	resources   map[runtime.GroupVersionResource]*resource
+	readyChecks []HealthCheck
+}
+
+// New builds an API server over opts.Etcd serving every resource of the
+// Scheme. It does not listen: call Serve, or use Handler in process.
+func New(opts Options) (*Server, error) {
+	if opts.Etcd == nil {
+		return nil, errors.New("apiserver: Etcd is required")
+	}
+	if opts.Authenticator == nil && !opts.AnonymousAuth {
+		return nil, errors.New("apiserver: an Authenticator or AnonymousAuth is required")
+	}
+	if opts.StoragePrefix == "" {
+		opts.StoragePrefix = "/registry"
+	}
+	if opts.Clock == nil {
+		opts.Clock = clock.Real
+	}
+	if opts.Authorizer == nil {
+		opts.Authorizer = authz.AllowAuthenticated
+	}
+	log := logging.OrDiscard(opts.Logger).With("component", "apiserver")
+	s := &Server{
+		scheme:    opts.Scheme,
+		etcd:      opts.Etcd,
+		prefix:    opts.StoragePrefix,
+		clock:     opts.Clock,
+		log:       log,
+		resources: map[runtime.GroupVersionResource]*resource{},
+	}
+	if s.scheme == nil {
+		var err error
+		if s.scheme, err = NewScheme(); err != nil {
+			return nil, err
+		}
+	}
+	s.admission = opts.Admission
+	if s.admission == nil {
+		s.admission = DefaultAdmission(s)
+	}
+	if err := s.installBuiltinResources(); err != nil {
+		return nil, err
+	}
+
+	var authenticator authn.Authenticator = authn.Union{}
+	if opts.Authenticator != nil {
+		authenticator = authn.Union{opts.Authenticator}
+	}
+	if opts.AnonymousAuth {
+		authenticator = append(authenticator.(authn.Union), authn.Anonymous)
+	}
+	s.filters = []filter{
+		{"panic-recovery", func(h http.Handler) http.Handler { return filters.WithPanicRecovery(h, log) }},
+		{"request-info", filters.WithRequestInfo},
+		{"authentication", func(h http.Handler) http.Handler { return filters.WithAuthentication(h, authenticator, log) }},
+		{"audit", func(h http.Handler) http.Handler { return filters.WithAudit(h, log.With("component", "audit"), opts.Clock) }},
+		{"authorization", func(h http.Handler) http.Handler { return filters.WithAuthorization(h, opts.Authorizer, log) }},
+		{"limits", func(h http.Handler) http.Handler { return filters.WithLimits(h, opts.Limits) }},
+	}
+	s.handler = handlerChain(s.routes(), s.filters)
+	return s, nil
+}
+
+// filter is one named step of the handler chain.
+type filter struct {
+	name string
+	wrap func(http.Handler) http.Handler
+}
+
+// handlerChain wraps h so a request passes the filters in the order
+// listed: chain[0] sees it first.
+func handlerChain(h http.Handler, chain []filter) http.Handler {
+	for i := len(chain) - 1; i >= 0; i-- {
+		h = chain[i].wrap(h)
+	}
+	return h
+}
+
+// Handler is the whole server as an http.Handler, filters included: what
+// an in-process client calls instead of going over TCP.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Scheme returns the kinds and resources the server serves.
+func (s *Server) Scheme() *runtime.Scheme { return s.scheme }
+
+// AddReadyzCheck adds a check to /readyz, such as "the watch cache has
+// synced".
+func (s *Server) AddReadyzCheck(c HealthCheck) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.readyChecks = append(s.readyChecks, c)
+}
+
+// routes maps paths to handlers. Unknown paths get a 404 Status and
+// unsupported methods a 405 Status, never a bare text error.
+func (s *Server) routes() http.Handler {
+	r := mux.NewRouter()
+	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		responsewriters.WriteError(w, req, notFoundPath())
+	})
+	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		responsewriters.WriteError(w, req, methodNotAllowed(req.Method))
+	})
+	get := []string{http.MethodGet, http.MethodHead}
+	r.Handle("/healthz", serveHealth("healthz", s.liveChecks)).Methods(get...)
+	r.Handle("/livez", serveHealth("livez", s.liveChecks)).Methods(get...)
+	r.Handle("/readyz", serveHealth("readyz", s.allReadyChecks)).Methods(get...)
+	r.HandleFunc("/version", s.serveVersion).Methods(get...)
+	r.HandleFunc("/openapi/v3", s.serveOpenAPIV3Root).Methods(get...)
+	r.PathPrefix("/openapi/v3/").HandlerFunc(s.serveOpenAPIV3).Methods(get...)
+	r.HandleFunc("/api", s.serveAPIVersions).Methods(get...)
+	r.HandleFunc("/api/{version}", s.serveAPIResourceList).Methods(get...)
+	r.HandleFunc("/apis", s.serveAPIGroupList).Methods(get...)
+	r.HandleFunc("/apis/{group}", s.serveAPIGroup).Methods(get...)
+	r.HandleFunc("/apis/{group}/{version}", s.serveAPIResourceList).Methods(get...)
+	r.PathPrefix("/api/{version}/").HandlerFunc(s.serveResource)
+	r.PathPrefix("/apis/{group}/{version}/").HandlerFunc(s.serveResource)
+	return r
+}
+
+func (s *Server) serveVersion(w http.ResponseWriter, r *http.Request) {
+	responsewriters.WriteObject(w, r, http.StatusOK, Version)
+}
+
+func (s *Server) liveChecks() []HealthCheck {
+	return []HealthCheck{
+		{Name: "ping", Check: func(context.Context) error { return nil }},
+		{Name: "etcd", Check: s.checkEtcd},
+	}
+}
+
+func (s *Server) allReadyChecks() []HealthCheck {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return append(s.liveChecks(), s.readyChecks...)
+}
+
+// checkEtcd reads one key: it proves etcd answers and has a leader.
+func (s *Server) checkEtcd(ctx context.Context) error {
+	_, err := s.etcd.Get(ctx, s.prefix+"/health", clientv3.WithCountOnly())
+	return err
+}
+
+// Serve serves HTTP on ln until ctx is done, then shuts down:
+//
+//  1. ctx is cancelled, which cancels every request's context, so
+//     long-running watches return;
+//  2. the listener closes and idle connections are closed;
+//  3. Serve waits up to shutdownTimeout for in-flight requests, then
+//     returns.
+//
+// Serve closes ln.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{
+		Handler: s.handler,
+		// Slow clients may not hold a connection open without sending
+		// headers: 10s is far more than any real client needs.
+		ReadHeaderTimeout: 10 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+	errCh := make(chan error, 1)
+	go func() { errCh <- srv.Serve(ln) }()
+	s.log.Info("serving", "addr", ln.Addr().String())
+	select {
+	case err := <-errCh:
+		return fmt.Errorf("apiserver: serve: %w", err)
+	case <-ctx.Done():
+	}
+	// Handlers are already unblocked by ctx; this bounds the wait for
+	// responses still being written.
+	const shutdownTimeout = 5 * time.Second
+	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownTimeout)
+	defer cancel()
+	err := srv.Shutdown(shutdownCtx)
+	<-errCh
+	s.log.Info("stopped")
+	return err
+}

@@ -1,0 +1,240 @@
+package cluster
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/tls"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+
+	"github.com/minicp/minicp/apiserver"
+	"github.com/minicp/minicp/apiserver/authn"
+	"github.com/minicp/minicp/apiserver/request"
+	"github.com/minicp/minicp/clock"
+	"github.com/minicp/minicp/logging"
+	"github.com/minicp/minicp/storage"
+)
+
+// Options configures a cluster. The zero value works: an embedded etcd in
+// a temporary directory and an API server on a free loopback port.
+type Options struct {
+	// Etcd, when set, is an etcd client to use (and not close): how tests
+	// share one etcd among many clusters. Takes precedence over
+	// EtcdServers.
+	Etcd *clientv3.Client
+	// EtcdServers are external etcd endpoints (--etcd-servers). Empty
+	// means an embedded etcd.
+	EtcdServers []string
+	// EtcdDataDir keeps the embedded etcd's data across restarts. Defaults
+	// to a temporary directory removed on stop.
+	EtcdDataDir string
+	// StoragePrefix is this cluster's etcd key prefix. Defaults to
+	// "/registry".
+	StoragePrefix string
+	// ListenAddr is the API server's address. Defaults to 127.0.0.1:0, a
+	// free port.
+	ListenAddr string
+	// Token is the admin's bearer token. Defaults to a random one.
+	Token string
+	// AnonymousAuth lets requests without a token in as system:anonymous.
+	AnonymousAuth bool
+	// Clock defaults to clock.Real.
+	Clock clock.Clock
+	// Logger defaults to a discard logger.
+	Logger *slog.Logger
+}
+
+// Cluster is a control plane. Start it once; it stops when the context
+// given to Start is done.
+type Cluster struct {
+	opts  Options
+	log   *slog.Logger
+	token string
+
+	readyCh chan struct{}
+
+	// mu guards the fields set during Start.
+	mu     sync.Mutex
+	server *apiserver.Server
+	addr   string
+	certs  *certs
+}
+
+// New validates opts and returns a cluster that is not running yet.
+func New(opts Options) (*Cluster, error) {
+	if opts.ListenAddr == "" {
+		opts.ListenAddr = "127.0.0.1:0"
+	}
+	if opts.Clock == nil {
+		opts.Clock = clock.Real
+	}
+	token := opts.Token
+	if token == "" {
+		b := make([]byte, 16)
+		if _, err := rand.Read(b); err != nil {
+			return nil, fmt.Errorf("cluster: generate token: %w", err)
+		}
+		token = hex.EncodeToString(b)
+	}
+	return &Cluster{
+		opts:    opts,
+		log:     logging.OrDiscard(opts.Logger),
+		token:   token,
+		readyCh: make(chan struct{}),
+	}, nil
+}
+
+// etcdStartTimeout bounds how long Start waits for etcd: an embedded one
+// starts in well under a second, an external one answers or is down.
+const etcdStartTimeout = 30 * time.Second
+
+// Start runs the cluster until ctx is done and returns after everything it
+// started has stopped. Startup, in order:
+//
+//  1. etcd: the given client, an external cluster, or an embedded server;
+//  2. the API server, listening on ListenAddr;
+//  3. the system namespaces (default, kube-system, ...);
+//  4. Ready is closed.
+//
+// Shutdown is the reverse: the API server stops serving (its watches end
+// first), then the etcd client closes, then the embedded etcd stops.
+func (c *Cluster) Start(ctx context.Context) (err error) {
+	etcdClient, closeEtcd, err := c.startEtcd(ctx)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := closeEtcd(); cerr != nil && err == nil {
+			err = cerr
+		}
+	}()
+
+	authenticator := authn.NewTokenFile([]authn.TokenUser{{
+		Token: c.token,
+		User:  request.User{Name: "minicp-admin", UID: "minicp-admin", Groups: []string{request.SystemPrivilegedGroup}},
+	}})
+	server, err := apiserver.New(apiserver.Options{
+		Etcd:          etcdClient,
+		StoragePrefix: c.opts.StoragePrefix,
+		Authenticator: authenticator,
+		AnonymousAuth: c.opts.AnonymousAuth,
+		Clock:         c.opts.Clock,
+		Logger:        c.log,
+	})
+	if err != nil {
+		return fmt.Errorf("cluster: %w", err)
+	}
+	ln, err := net.Listen("tcp", c.opts.ListenAddr)
+	if err != nil {
+		return fmt.Errorf("cluster: listen: %w", err)
+	}
+	host, _, _ := net.SplitHostPort(ln.Addr().String())
+	certs, err := newCerts(c.opts.Clock.Now(), []string{host, "127.0.0.1", "::1", "localhost"})
+	if err != nil {
+		ln.Close()
+		return fmt.Errorf("cluster: %w", err)
+	}
+	if err := server.EnsureSystemNamespaces(ctx); err != nil {
+		ln.Close()
+		return fmt.Errorf("cluster: %w", err)
+	}
+	c.mu.Lock()
+	c.server, c.addr, c.certs = server, ln.Addr().String(), certs
+	c.mu.Unlock()
+
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- server.Serve(ctx, tls.NewListener(ln, certs.serverTLS())) }()
+	close(c.readyCh)
+	c.log.Info("cluster ready", "url", c.URL())
+	err = <-serveErr
+	c.log.Info("cluster stopped")
+	return err
+}
+
+// startEtcd returns an etcd client and the function that releases what
+// startEtcd started.
+func (c *Cluster) startEtcd(ctx context.Context) (*clientv3.Client, func() error, error) {
+	if c.opts.Etcd != nil {
+		return c.opts.Etcd, func() error { return nil }, nil
+	}
+	startCtx, cancel := context.WithTimeout(ctx, etcdStartTimeout)
+	defer cancel()
+	if len(c.opts.EtcdServers) > 0 {
+		client, err := storage.NewClient(startCtx, c.opts.EtcdServers)
+		if err != nil {
+			return nil, nil, fmt.Errorf("cluster: %w", err)
+		}
+		return client, client.Close, nil
+	}
+	etcd, err := storage.StartEmbeddedEtcd(startCtx, storage.EmbeddedOptions{DataDir: c.opts.EtcdDataDir, Logger: c.log})
+	if err != nil {
+		return nil, nil, fmt.Errorf("cluster: start etcd: %w", err)
+	}
+	c.log.Info("etcd ready", "endpoints", etcd.Endpoints())
+	return etcd.Client(), etcd.Close, nil
+}
+
+// Ready is closed once the API server serves requests.
+func (c *Cluster) Ready() <-chan struct{} { return c.readyCh }
+
+// URL is the API server's base URL; valid once Ready is closed.
+func (c *Cluster) URL() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return "https://" + c.addr
+}
+
+// CACertificate is the PEM certificate of the CA that signed the API
+// server's serving certificate: what a client must trust. Valid once Ready
+// is closed.
+func (c *Cluster) CACertificate() []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.certs == nil {
+		return nil
+	}
+	return c.certs.caPEM
+}
+
+// HTTPClient returns an HTTP client that trusts the API server and sends
+// the admin token: the quickest way to call the API from Go without a
+// Kubernetes client library. Valid once Ready is closed.
+func (c *Cluster) HTTPClient() *http.Client {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	transport := &http.Transport{TLSClientConfig: c.certs.clientTLS()}
+	return &http.Client{Transport: &bearerTransport{token: c.token, next: transport}}
+}
+
+// bearerTransport adds the Authorization header to every request.
+type bearerTransport struct {
+	token string
+	next  http.RoundTripper
+}
+
+func (b *bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.next.RoundTrip(r)
+}
+
+// Token is the admin's bearer token.
+func (c *Cluster) Token() string { return c.token }
+
+// APIServer returns the running API server; nil before Ready.
+func (c *Cluster) APIServer() *apiserver.Server {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.server
+}
+
+// ErrNotReady is returned by methods that need a running cluster.
+var ErrNotReady = errors.New("cluster: not ready")

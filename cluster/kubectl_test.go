@@ -1,0 +1,183 @@
+package cluster_test
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/minicp/minicp/cluster"
+	"github.com/minicp/minicp/storage/storagetest"
+)
+
+// startCluster runs a cluster on the shared test etcd until the test ends.
+func startCluster(t *testing.T) *cluster.Cluster {
+	t.Helper()
+	c, err := cluster.New(cluster.Options{Etcd: storagetest.Client(t), StoragePrefix: storagetest.Prefix(t)})
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(t.Context())
+	errCh := make(chan error, 1)
+	go func() { errCh <- c.Start(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		assert.NoError(t, <-errCh, "cluster stops cleanly")
+	})
+	select {
+	case <-c.Ready():
+	case err := <-errCh:
+		t.Fatalf("cluster did not start: %v", err)
+	}
+	return c
+}
+
+// kubectl runs the real kubectl against c, skipping the test when kubectl
+// is not installed.
+type kubectl struct {
+	t          *testing.T
+	kubeconfig string
+}
+
+func newKubectl(t *testing.T, c *cluster.Cluster) *kubectl {
+	t.Helper()
+	if _, err := exec.LookPath("kubectl"); err != nil {
+		t.Skip("kubectl is not on PATH: skipping the kubectl tests (install kubectl to run them)")
+	}
+	path := filepath.Join(t.TempDir(), "kubeconfig")
+	require.NoError(t, c.WriteKubeconfig(path))
+	return &kubectl{t: t, kubeconfig: path}
+}
+
+// kubectlTimeout bounds one kubectl command; kubectl itself answers in
+// well under a second against minicp.
+const kubectlTimeout = 30 * time.Second
+
+func (k *kubectl) command(ctx context.Context, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, "kubectl", append([]string{"--kubeconfig", k.kubeconfig}, args...)...)
+	cmd.Env = append(os.Environ(), "KUBECONFIG="+k.kubeconfig, "HOME="+k.t.TempDir())
+	return cmd
+}
+
+// run runs kubectl and returns its output, failing the test on error.
+func (k *kubectl) run(args ...string) string {
+	k.t.Helper()
+	ctx, cancel := context.WithTimeout(k.t.Context(), kubectlTimeout)
+	defer cancel()
+	out, err := k.command(ctx, args...).CombinedOutput()
+	require.NoError(k.t, err, "kubectl %s:\n%s", strings.Join(args, " "), out)
+	return string(out)
+}
+
+// fail runs kubectl expecting it to fail and returns its output.
+func (k *kubectl) fail(args ...string) string {
+	k.t.Helper()
+	ctx, cancel := context.WithTimeout(k.t.Context(), kubectlTimeout)
+	defer cancel()
+	out, err := k.command(ctx, args...).CombinedOutput()
+	require.Error(k.t, err, "kubectl %s should fail:\n%s", strings.Join(args, " "), out)
+	return string(out)
+}
+
+const podManifest = `apiVersion: v1
+kind: Pod
+metadata:
+  name: hello
+  labels:
+    app: hello
+spec:
+  containers:
+  - name: main
+    image: busybox
+    command: ["sh", "-c", "echo hi; sleep 2; exit 3"]
+    resources:
+      requests:
+        cpu: 100m
+        memory: 64Mi
+`
+
+func TestKubectl(t *testing.T) {
+	c := startCluster(t)
+	k := newKubectl(t, c)
+
+	out := k.run("get", "ns")
+	for _, ns := range []string{"default", "kube-system", "kube-public", "kube-node-lease"} {
+		assert.Contains(t, out, ns, "kubectl get ns")
+	}
+	assert.Contains(t, out, "Active")
+
+	assert.Contains(t, k.run("get", "pods", "-A"), "No resources found")
+
+	// Start watching before the pod exists, as a user in a second terminal.
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	watch := k.command(ctx, "get", "pods", "-w", "--output-watch-events")
+	stdout, err := watch.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, watch.Start())
+	lines := make(chan string, 100)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+	}()
+	defer func() { cancel(); _ = watch.Wait() }()
+
+	manifest := filepath.Join(t.TempDir(), "pod.yaml")
+	require.NoError(t, os.WriteFile(manifest, []byte(podManifest), 0o600))
+	assert.Contains(t, k.run("create", "-f", manifest), "pod/hello created")
+
+	expectLine(t, lines, "ADDED", "hello")
+
+	out = k.run("get", "pod", "hello", "-o", "yaml")
+	assert.Contains(t, out, "name: hello")
+	assert.Contains(t, out, "uid:")
+	assert.Contains(t, out, "phase: Pending")
+	assert.Contains(t, out, "restartPolicy: Always")
+
+	out = k.run("get", "pods")
+	assert.Contains(t, out, "hello")
+	assert.Contains(t, out, "Pending")
+	assert.Contains(t, k.run("get", "pods", "-l", "app=hello", "-o", "name"), "pod/hello")
+	assert.Contains(t, k.run("get", "po", "-A"), "hello", "short name po")
+
+	assert.Contains(t, k.fail("create", "-f", manifest), "AlreadyExists")
+
+	// kubectl asks the server to validate fields strictly.
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	require.NoError(t, os.WriteFile(bad, []byte(strings.Replace(podManifest, "name: hello", "name: typo\n  colour: red", 1)), 0o600))
+	assert.Contains(t, k.fail("create", "-f", bad), `unknown field "metadata.colour"`)
+
+	assert.Contains(t, k.run("run", "web", "--image=nginx"), "pod/web created")
+	assert.Contains(t, k.run("get", "pod", "web", "-o", "jsonpath={.spec.containers[0].image}"), "nginx")
+
+	assert.Contains(t, k.run("delete", "pod", "hello"), `pod "hello" deleted`)
+	expectLine(t, lines, "DELETED", "hello")
+	assert.Contains(t, k.fail("get", "pod", "hello"), "NotFound")
+}
+
+// expectLine waits for a `kubectl get -w --output-watch-events` line with
+// the event type and name.
+func expectLine(t *testing.T, lines <-chan string, event, name string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), kubectlTimeout)
+	defer cancel()
+	for {
+		select {
+		case line, ok := <-lines:
+			require.True(t, ok, "kubectl get -w ended before %s %s", event, name)
+			if f := strings.Fields(line); len(f) >= 2 && f[0] == event && f[1] == name {
+				return
+			}
+		case <-ctx.Done():
+			t.Fatalf("kubectl get -w printed no %s %s", event, name)
+		}
+	}
+}
