@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 
 	"sigs.k8s.io/yaml"
 )
@@ -98,9 +99,22 @@ func joinPath(path, key string) string {
 	return path + "." + key
 }
 
+// fieldCache maps a struct type to its jsonFields: types are fixed, and
+// working them out again on every request costs more than the decode.
+var fieldCache sync.Map // reflect.Type -> map[string]reflect.Type
+
 // jsonFields maps each JSON name of struct t to its field type, flattening
 // embedded structs as encoding/json does.
 func jsonFields(t reflect.Type) map[string]reflect.Type {
+	if cached, ok := fieldCache.Load(t); ok {
+		return cached.(map[string]reflect.Type)
+	}
+	fields := computeJSONFields(t)
+	fieldCache.Store(t, fields)
+	return fields
+}
+
+func computeJSONFields(t reflect.Type) map[string]reflect.Type {
 	fields := map[string]reflect.Type{}
 	for i := range t.NumField() {
 		f := t.Field(i)
