@@ -125,7 +125,9 @@ func New(opts Options) (*Server, error) {
 		{"panic-recovery", func(h http.Handler) http.Handler { return filters.WithPanicRecovery(h, log) }},
 		{"request-info", filters.WithRequestInfo},
 		{"authentication", func(h http.Handler) http.Handler { return filters.WithAuthentication(h, authenticator, log) }},
-		{"audit", func(h http.Handler) http.Handler { return filters.WithAudit(h, log.With("component", "audit"), opts.Clock) }},
+		{"audit", func(h http.Handler) http.Handler {
+			return filters.WithAudit(h, log.With("component", "audit"), opts.Clock)
+		}},
 		{"authorization", func(h http.Handler) http.Handler { return filters.WithAuthorization(h, opts.Authorizer, log) }},
 		{"limits", func(h http.Handler) http.Handler { return filters.WithLimits(h, opts.Limits) }},
 	}

@@ -21,7 +21,7 @@ func (c *Cluster) Kubeconfig() ([]byte, error) {
 		"apiVersion": "v1",
 		"kind":       "Config",
 		"clusters": []any{map[string]any{
-			"name":    "minicp",
+			"name": "minicp",
 			"cluster": map[string]any{
 				"server":                     c.URL(),
 				"certificate-authority-data": base64.StdEncoding.EncodeToString(c.CACertificate()),
