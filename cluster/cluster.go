@@ -46,6 +46,9 @@ type Options struct {
 	Token string
 	// AnonymousAuth lets requests without a token in as system:anonymous.
 	AnonymousAuth bool
+	// CompactionInterval is how often etcd's history is compacted, keeping
+	// at least one interval of it. Defaults to 5 minutes, as kube-apiserver.
+	CompactionInterval time.Duration
 	// Clock defaults to clock.Real.
 	Clock clock.Clock
 	// Logger defaults to a discard logger.
@@ -100,12 +103,14 @@ const etcdStartTimeout = 30 * time.Second
 // started has stopped. Startup, in order:
 //
 //  1. etcd: the given client, an external cluster, or an embedded server;
-//  2. the API server, listening on ListenAddr;
+//  2. the API server, listening on ListenAddr, with a fresh CA;
 //  3. the system namespaces (default, kube-system, ...);
-//  4. Ready is closed.
+//  4. the etcd compactor;
+//  5. Ready is closed.
 //
 // Shutdown is the reverse: the API server stops serving (its watches end
-// first), then the etcd client closes, then the embedded etcd stops.
+// first), the compactor stops, then the etcd client closes, then the
+// embedded etcd stops.
 func (c *Cluster) Start(ctx context.Context) (err error) {
 	etcdClient, closeEtcd, err := c.startEtcd(ctx)
 	if err != nil {
@@ -149,6 +154,13 @@ func (c *Cluster) Start(ctx context.Context) (err error) {
 	c.mu.Lock()
 	c.server, c.addr, c.certs = server, ln.Addr().String(), certs
 	c.mu.Unlock()
+
+	compactor := storage.NewCompactor(etcdClient, storage.CompactorOptions{
+		Interval: c.opts.CompactionInterval, Clock: c.opts.Clock, Logger: c.log,
+	})
+	var wg sync.WaitGroup
+	wg.Go(func() { _ = compactor.Start(ctx) })
+	defer wg.Wait()
 
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- server.Serve(ctx, tls.NewListener(ln, certs.serverTLS())) }()
