@@ -44,6 +44,10 @@ type Options struct {
 	ListenAddr string
 	// Token is the admin's bearer token. Defaults to a random one.
 	Token string
+	// TokenAuthFile names a kube-apiserver --token-auth-file (CSV lines
+	// token,user,uid,"group1,group2") whose users are accepted besides the
+	// admin.
+	TokenAuthFile string
 	// AnonymousAuth lets requests without a token in as system:anonymous.
 	AnonymousAuth bool
 	// CompactionInterval is how often etcd's history is compacted, keeping
@@ -122,10 +126,17 @@ func (c *Cluster) Start(ctx context.Context) (err error) {
 		}
 	}()
 
-	authenticator := authn.NewTokenFile([]authn.TokenUser{{
+	var authenticator authn.Authenticator = authn.NewTokenFile([]authn.TokenUser{{
 		Token: c.token,
 		User:  request.User{Name: "minicp-admin", UID: "minicp-admin", Groups: []string{request.SystemPrivilegedGroup}},
 	}})
+	if c.opts.TokenAuthFile != "" {
+		users, err := authn.ReadTokenFile(c.opts.TokenAuthFile)
+		if err != nil {
+			return fmt.Errorf("cluster: %w", err)
+		}
+		authenticator = authn.Union{authenticator, users}
+	}
 	server, err := apiserver.New(apiserver.Options{
 		Etcd:          etcdClient,
 		StoragePrefix: c.opts.StoragePrefix,
@@ -214,6 +225,13 @@ func (c *Cluster) CACertificate() []byte {
 		return nil
 	}
 	return c.certs.caPEM
+}
+
+// TLSClientConfig trusts the API server's CA. Valid once Ready is closed.
+func (c *Cluster) TLSClientConfig() *tls.Config {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.certs.clientTLS()
 }
 
 // HTTPClient returns an HTTP client that trusts the API server and sends

@@ -65,6 +65,7 @@ func up(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	etcdServers := fs.String("etcd-servers", "", "comma-separated external etcd endpoints (default: an embedded etcd)")
 	dataDir := fs.String("data-dir", "", "embedded etcd data directory, kept across restarts (default: a temporary directory)")
 	prefix := fs.String("storage-prefix", "/registry", "etcd key prefix of this cluster")
+	tokenFile := fs.String("token-auth-file", "", "CSV file of extra users (token,user,uid,\"group1,group2\"), as kube-apiserver's flag")
 	logLevel := fs.String("log-level", "info", "debug shows every hop of every request; info shows one audit line per request")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -79,6 +80,7 @@ func up(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		ListenAddr:    *listen,
 		EtcdDataDir:   *dataDir,
 		StoragePrefix: *prefix,
+		TokenAuthFile: *tokenFile,
 		Logger:        logger,
 	}
 	if *etcdServers != "" {

@@ -58,3 +58,14 @@ func Compact(t testing.TB, client *clientv3.Client, rev int64) {
 		t.Fatalf("storagetest: compact at %d: %v", rev, err)
 	}
 }
+
+// Endpoints returns the client URLs of the test binary's shared etcd, for
+// code under test that connects by itself (an external etcd, as
+// --etcd-servers gives it).
+func Endpoints(t testing.TB) []string {
+	t.Helper()
+	if sharedEtcd == nil {
+		t.Fatal("storagetest: no shared etcd; call storagetest.Main(m) from TestMain")
+	}
+	return sharedEtcd.Endpoints()
+}

@@ -1,0 +1,74 @@
+package cluster_test
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/minicp/minicp/cluster"
+	"github.com/minicp/minicp/storage/storagetest"
+)
+
+// run starts a cluster with opts until the test ends.
+func run(t *testing.T, opts cluster.Options) *cluster.Cluster {
+	t.Helper()
+	c, err := cluster.New(opts)
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(t.Context())
+	errCh := make(chan error, 1)
+	go func() { errCh <- c.Start(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		assert.NoError(t, <-errCh, "cluster stops cleanly")
+	})
+	select {
+	case <-c.Ready():
+	case err := <-errCh:
+		t.Fatalf("cluster did not start: %v", err)
+	}
+	return c
+}
+
+// TestExternalEtcd points a cluster at etcd endpoints, as
+// --etcd-servers does, and checks two clusters on one etcd stay apart.
+func TestExternalEtcd(t *testing.T) {
+	endpoints := storagetest.Endpoints(t)
+	a := run(t, cluster.Options{EtcdServers: endpoints, StoragePrefix: storagetest.Prefix(t)})
+	b := run(t, cluster.Options{EtcdServers: endpoints, StoragePrefix: storagetest.Prefix(t)})
+
+	body := `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"only-in-a"}}`
+	resp, err := a.HTTPClient().Post(a.URL()+"/api/v1/namespaces", "application/json", strings.NewReader(body))
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusCreated, resp.StatusCode)
+
+	resp, err = b.HTTPClient().Get(b.URL() + "/api/v1/namespaces/only-in-a")
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusNotFound, resp.StatusCode, "cluster b does not see cluster a's objects")
+}
+
+func TestTokenAuthFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tokens.csv")
+	require.NoError(t, os.WriteFile(path, []byte("alice-token,alice,1001,\"dev,ops\"\n"), 0o600))
+	c := run(t, cluster.Options{Etcd: storagetest.Client(t), StoragePrefix: storagetest.Prefix(t), TokenAuthFile: path})
+
+	get := func(token string) int {
+		req, err := http.NewRequestWithContext(t.Context(), "GET", c.URL()+"/api/v1/namespaces", nil)
+		require.NoError(t, err)
+		req.Header.Set("Authorization", "Bearer "+token)
+		client := &http.Client{Transport: &http.Transport{TLSClientConfig: c.TLSClientConfig()}}
+		resp, err := client.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	assert.Equal(t, http.StatusOK, get("alice-token"), "a user from the token file")
+	assert.Equal(t, http.StatusUnauthorized, get("mallory-token"))
+}
