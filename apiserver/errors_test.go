@@ -113,6 +113,7 @@ func TestAnonymous(t *testing.T) {
 	assert.Contains(t, r.status(t).Message, `User "system:anonymous" cannot list resource "pods"`)
 	s.mustDo(http.StatusOK, "GET", "/healthz", "", withToken(""))
 	s.mustDo(http.StatusOK, "GET", "/version", "", withToken(""))
+	s.mustDo(http.StatusUnauthorized, "GET", "/healthz", "", withToken("wrong"))
 }
 
 // blockingPlugin holds every create in admission until released, so a test

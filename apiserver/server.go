@@ -116,10 +116,10 @@ func New(opts Options) (*Server, error) {
 
 	var authenticator authn.Authenticator = authn.Union{}
 	if opts.Authenticator != nil {
-		authenticator = authn.Union{opts.Authenticator}
+		authenticator = opts.Authenticator
 	}
 	if opts.AnonymousAuth {
-		authenticator = append(authenticator.(authn.Union), authn.Anonymous)
+		authenticator = authn.WithAnonymous(authenticator)
 	}
 	s.filters = []filter{
 		{"panic-recovery", func(h http.Handler) http.Handler { return filters.WithPanicRecovery(h, log) }},

@@ -27,14 +27,37 @@ func Decode(data []byte, into Object) (unknownFields []string, err error) {
 			return nil, fmt.Errorf("decode yaml: %w", err)
 		}
 	}
-	if err := json.Unmarshal(data, into); err != nil {
-		return nil, fmt.Errorf("decode json: %w", err)
-	}
 	var generic any
 	if err := json.Unmarshal(data, &generic); err != nil {
 		return nil, fmt.Errorf("decode json: %w", err)
 	}
-	return UnknownFields(generic, reflect.TypeOf(into)), nil
+	t := reflect.TypeOf(into)
+	unknown := UnknownFields(generic, t)
+	if len(unknown) > 0 {
+		// encoding/json matches keys case-insensitively, so "Spec" would
+		// fill spec (and "NAME" override "name") while being reported
+		// unknown. Kubernetes decodes case-sensitively: drop them first.
+		if data, err = withoutUnknownFields(data, t); err != nil {
+			return nil, fmt.Errorf("decode json: %w", err)
+		}
+	}
+	if err := json.Unmarshal(data, into); err != nil {
+		return nil, fmt.Errorf("decode json: %w", err)
+	}
+	return unknown, nil
+}
+
+// withoutUnknownFields re-encodes data without the fields t does not have.
+func withoutUnknownFields(data []byte, t reflect.Type) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	// Numbers stay json.Number so integers above 2^53 survive the re-encode.
+	dec.UseNumber()
+	var generic any
+	if err := dec.Decode(&generic); err != nil {
+		return nil, err
+	}
+	walkUnknown(generic, t, "", nil, true)
+	return json.Marshal(generic)
 }
 
 // Encode writes obj as JSON.
@@ -51,12 +74,15 @@ var (
 // json.Unmarshal into any) that type t has no field for, sorted.
 func UnknownFields(value any, t reflect.Type) []string {
 	var out []string
-	walkUnknown(value, t, "", &out)
+	walkUnknown(value, t, "", &out, false)
 	slices.Sort(out)
 	return out
 }
 
-func walkUnknown(value any, t reflect.Type, path string, out *[]string) {
+// walkUnknown appends the path of each field of value that t has no field
+// for to out (when out is not nil), and deletes it from value when drop is
+// set.
+func walkUnknown(value any, t reflect.Type, path string, out *[]string, drop bool) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -70,23 +96,28 @@ func walkUnknown(value any, t reflect.Type, path string, out *[]string) {
 		switch t.Kind() {
 		case reflect.Map:
 			for k, elem := range v {
-				walkUnknown(elem, t.Elem(), joinPath(path, k), out)
+				walkUnknown(elem, t.Elem(), joinPath(path, k), out, drop)
 			}
 		case reflect.Struct:
 			fields := jsonFields(t)
 			for k, elem := range v {
 				ft, ok := fields[k]
 				if !ok {
-					*out = append(*out, joinPath(path, k))
+					if out != nil {
+						*out = append(*out, joinPath(path, k))
+					}
+					if drop {
+						delete(v, k)
+					}
 					continue
 				}
-				walkUnknown(elem, ft, joinPath(path, k), out)
+				walkUnknown(elem, ft, joinPath(path, k), out, drop)
 			}
 		}
 	case []any:
 		if t.Kind() == reflect.Slice || t.Kind() == reflect.Array {
 			for i, elem := range v {
-				walkUnknown(elem, t.Elem(), fmt.Sprintf("%s[%d]", path, i), out)
+				walkUnknown(elem, t.Elem(), fmt.Sprintf("%s[%d]", path, i), out, drop)
 			}
 		}
 	}

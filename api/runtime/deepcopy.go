@@ -9,10 +9,11 @@ import "reflect"
 // Values without exported fields to follow (time.Time, strings) are copied
 // by value, which is safe because they are immutable.
 func DeepCopy[T any](in T) T {
-	v := reflect.ValueOf(&in).Elem()
-	out := reflect.New(v.Type()).Elem()
-	copyValue(out, v)
-	return out.Interface().(T)
+	// Copy into a T rather than asserting reflect's result to T, which
+	// panics when T is an interface type and in is nil.
+	var out T
+	copyValue(reflect.ValueOf(&out).Elem(), reflect.ValueOf(&in).Elem())
+	return out
 }
 
 func copyValue(dst, src reflect.Value) {
@@ -61,6 +62,14 @@ func copyValue(dst, src reflect.Value) {
 			m.SetMapIndex(iter.Key(), c)
 		}
 		dst.Set(m)
+	case reflect.Array:
+		// An array is a value, but its elements may hold references.
+		dst.Set(src)
+		if !isFlat(src.Type().Elem()) {
+			for i := range src.Len() {
+				copyValue(dst.Index(i), src.Index(i))
+			}
+		}
 	case reflect.Struct:
 		// Copy the whole struct first: that carries unexported fields
 		// (time.Time's wall clock and location) which cannot be set one by

@@ -50,8 +50,6 @@ func (r ResourceInfo) validate() error {
 		return errors.New("resource: GVR needs a resource and a version")
 	case r.Kind == "":
 		return errors.New("resource: Kind is required")
-	case r.SingularName == "":
-		return errors.New("resource: SingularName is required")
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -95,7 +96,11 @@ func (s *Scheme) SetTypeMeta(obj Object) error {
 
 // AddResource registers a resource. Its kind and list kind must already be
 // registered with AddKnownTypes (the list kind only if it can be listed).
+// An empty SingularName defaults to the kind in lowercase.
 func (s *Scheme) AddResource(info ResourceInfo) error {
+	if info.SingularName == "" {
+		info.SingularName = strings.ToLower(info.Kind)
+	}
 	if err := info.validate(); err != nil {
 		return err
 	}

@@ -46,8 +46,22 @@ func (u Union) AuthenticateRequest(r *http.Request) (*request.User, bool, error)
 	return nil, false, firstErr
 }
 
-// Anonymous authenticates every request as system:anonymous. Put it last in
-// a Union, and only when anonymous access is enabled.
-var Anonymous = AuthenticatorFunc(func(*http.Request) (*request.User, bool, error) {
-	return &request.User{Name: request.AnonymousUser, Groups: []string{request.AllUnauthenticated}}, true, nil
-})
+// AnonymousUser is who a request without credentials is, when anonymous
+// access is enabled.
+func AnonymousUser() *request.User {
+	return &request.User{Name: request.AnonymousUser, Groups: []string{request.AllUnauthenticated}}
+}
+
+// WithAnonymous lets requests that carry no credentials in as
+// system:anonymous. Requests with credentials that a fails to verify are
+// still rejected: a wrong token is never treated as no token, as in
+// kube-apiserver.
+func WithAnonymous(a Authenticator) Authenticator {
+	return AuthenticatorFunc(func(r *http.Request) (*request.User, bool, error) {
+		u, ok, err := a.AuthenticateRequest(r)
+		if ok || err != nil {
+			return u, ok, err
+		}
+		return AnonymousUser(), true, nil
+	})
+}

@@ -84,10 +84,15 @@ func ParseTokens(r io.Reader) ([]TokenUser, error) {
 	}
 }
 
-// WriteTokens writes users in the token file format.
+// WriteTokens writes users in the token file format. A token that starts
+// with '#' is an error: csv.Writer leaves it unquoted, and ParseTokens would
+// skip its line as a comment.
 func WriteTokens(w io.Writer, users []TokenUser) error {
 	cw := csv.NewWriter(w)
 	for _, u := range users {
+		if strings.HasPrefix(u.Token, "#") {
+			return fmt.Errorf("token of user %q starts with '#', which the token file reads as a comment", u.Name)
+		}
 		if err := cw.Write([]string{u.Token, u.Name, u.UID, strings.Join(u.Groups, ",")}); err != nil {
 			return err
 		}

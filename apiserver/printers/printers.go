@@ -47,6 +47,12 @@ var Default = Printer{
 // ConvertToTable renders obj (an object or a list) with p. includeObject
 // is None, Metadata (default) or Object.
 func (p Printer) ConvertToTable(_ context.Context, obj runtime.Object, includeObject string, now time.Time) (*metav1.Table, error) {
+	// Checked up front, not per row, so an empty list rejects it too.
+	switch includeObject {
+	case "", "None", "Metadata", "Object":
+	default:
+		return nil, invalidIncludeObject(includeObject)
+	}
 	table := &metav1.Table{
 		TypeMeta:          metav1.TypeMeta{Kind: "Table", APIVersion: "meta.k8s.io/v1"},
 		ColumnDefinitions: p.Columns,
@@ -86,7 +92,7 @@ func rowObject(obj runtime.Object, includeObject string) (json.RawMessage, error
 			ObjectMeta: *meta,
 		}
 	default:
-		return nil, apierrors.NewBadRequest(fmt.Sprintf("unsupported includeObject %q; supported values: None, Metadata, Object", includeObject))
+		return nil, invalidIncludeObject(includeObject)
 	}
 	data, err := json.Marshal(v)
 	if err != nil {
@@ -95,11 +101,21 @@ func rowObject(obj runtime.Object, includeObject string) (json.RawMessage, error
 	return data, nil
 }
 
-// HumanDuration renders an age as kubectl does: 45s, 12m, 3h, 2d, 1y.
+func invalidIncludeObject(v string) error {
+	return apierrors.NewBadRequest(fmt.Sprintf("unsupported includeObject %q; supported values: None, Metadata, Object", v))
+}
+
+// HumanDuration renders an age as kubectl does: 45s, 12m, 3h, 2d, 3y40d.
+//
+// Upstream: k8s.io/apimachinery/pkg/util/duration (HumanDuration).
 func HumanDuration(d time.Duration) string {
 	switch {
-	case d < 0:
+	// Less than two seconds in the future is clock skew between the
+	// object's writer and this server: it reads as now.
+	case d <= -2*time.Second:
 		return "<invalid>"
+	case d < 0:
+		return "0s"
 	case d < 2*time.Minute:
 		return fmt.Sprintf("%ds", int(d.Seconds()))
 	case d < 10*time.Minute:
@@ -126,6 +142,12 @@ func HumanDuration(d time.Duration) string {
 		return fmt.Sprintf("%dd%dh", int(d.Hours()/24), h)
 	case d < 2*365*24*time.Hour:
 		return fmt.Sprintf("%dd", int(d.Hours()/24))
+	case d < 8*365*24*time.Hour:
+		days := int(d.Hours()) / 24
+		if days%365 == 0 {
+			return fmt.Sprintf("%dy", days/365)
+		}
+		return fmt.Sprintf("%dy%dd", days/365, days%365)
 	default:
 		return fmt.Sprintf("%dy", int(d.Hours()/24/365))
 	}

@@ -77,7 +77,7 @@ func interpretCommon(err error, gr runtime.GroupResource, name string) error {
 		// retry shortly, as kube-apiserver does.
 		return &apierrors.StatusError{ErrStatus: metav1.Status{
 			Status: metav1.StatusFailure, Code: http.StatusGatewayTimeout, Reason: metav1.StatusReasonTimeout,
-			Message: "Too large resource version: " + detailOr(err, ""),
+			Message: detailOr(err, "Too large resource version"),
 			Details: &metav1.StatusDetails{RetryAfterSeconds: 1, Causes: []metav1.StatusCause{{Type: "ResourceVersionTooLarge", Message: "Too large resource version"}}},
 		}}
 	}

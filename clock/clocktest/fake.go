@@ -178,14 +178,28 @@ func (t *fakeTimer) C() <-chan time.Time { return t.ch }
 func (t *fakeTimer) Stop() bool {
 	t.clock.mu.Lock()
 	defer t.clock.mu.Unlock()
-	return t.clock.removeLocked(t)
+	return t.stopLocked()
 }
 
 func (t *fakeTimer) Reset(d time.Duration) bool {
 	t.clock.mu.Lock()
 	defer t.clock.mu.Unlock()
-	active := t.clock.removeLocked(t)
+	active := t.stopLocked()
 	t.deadline = t.clock.now.Add(d)
 	t.clock.addLocked(t)
+	return active
+}
+
+// stopLocked removes t from the waiters and drops a value it sent that
+// nobody received, as time.Timer and time.Ticker do since Go 1.23: after
+// Stop or Reset no stale value can be received, and a timer whose value
+// was not received yet counts as stopped before it fired.
+func (t *fakeTimer) stopLocked() bool {
+	active := t.clock.removeLocked(t)
+	select {
+	case <-t.ch:
+		active = true
+	default:
+	}
 	return active
 }
