@@ -113,6 +113,10 @@ func TestKubectl(t *testing.T) {
 
 	assert.Contains(t, k.run("get", "pods", "-A"), "No resources found")
 
+	// kubectl's typed commands send protobuf.
+	assert.Contains(t, k.run("create", "namespace", "team"), "namespace/team created")
+	assert.Contains(t, k.run("get", "ns", "team", "-o", "jsonpath={.status.phase}"), "Active")
+
 	// Start watching before the pod exists, as a user in a second terminal.
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()

@@ -22,9 +22,9 @@ const (
 //
 // Upstream: k8s.io/apimachinery/pkg/util/intstr (IntOrString).
 type IntOrString struct {
-	Type   Type
-	IntVal int32
-	StrVal string
+	Type   Type   `protobuf:"varint,1,opt,name=type,casttype=Type"`
+	IntVal int32  `protobuf:"varint,2,opt,name=intVal"`
+	StrVal string `protobuf:"bytes,3,opt,name=strVal"`
 }
 
 // FromInt32 returns an IntOrString holding the integer v.

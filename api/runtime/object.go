@@ -14,8 +14,8 @@ type Object interface {
 // runtime needs nothing from metav1 and metav1's kinds (Status, Table) can
 // be Objects.
 type TypeMeta struct {
-	Kind       string `json:"kind,omitempty"`
-	APIVersion string `json:"apiVersion,omitempty"`
+	Kind       string `json:"kind,omitempty" protobuf:"bytes,1,opt,name=kind"`
+	APIVersion string `json:"apiVersion,omitempty" protobuf:"bytes,2,opt,name=apiVersion"`
 }
 
 // GetTypeMeta gives access to the embedded TypeMeta of any object, so

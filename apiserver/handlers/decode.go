@@ -37,21 +37,25 @@ func readBody(r *http.Request) ([]byte, error) {
 	return data, nil
 }
 
-// checkContentType accepts JSON and YAML bodies; anything else is 415.
-func checkContentType(r *http.Request) error {
+// checkContentType accepts JSON, YAML and Kubernetes protobuf bodies (the
+// last is what kubectl's typed commands such as `create namespace` send);
+// anything else is 415. It reports whether the body is protobuf.
+func checkContentType(r *http.Request) (protobuf bool, err error) {
 	ct := r.Header.Get("Content-Type")
 	if ct == "" {
-		return nil // curl and friends; sniffed by the decoder
+		return false, nil // curl and friends; sniffed by the decoder
 	}
 	mt, _, err := mime.ParseMediaType(ct)
 	if err != nil {
-		return apierrors.NewUnsupportedMediaType(ct)
+		return false, apierrors.NewUnsupportedMediaType(ct)
 	}
 	switch mt {
 	case "application/json", "application/yaml", "application/x-yaml", "text/yaml", "*/*":
-		return nil
+		return false, nil
+	case runtime.ContentTypeProtobuf:
+		return true, nil
 	}
-	return apierrors.NewUnsupportedMediaType(ct)
+	return false, apierrors.NewUnsupportedMediaType(ct)
 }
 
 // decodeBody reads r's body into a new object of the scope's kind. Unknown
@@ -59,7 +63,8 @@ func checkContentType(r *http.Request) error {
 // (the default, as in Kubernetes) drops them with a Warning header, Ignore
 // drops them silently.
 func (s *Scope) decodeBody(w http.ResponseWriter, r *http.Request, into runtime.Object) error {
-	if err := checkContentType(r); err != nil {
+	protobuf, err := checkContentType(r)
+	if err != nil {
 		return err
 	}
 	mode, err := parseFieldValidation(r)
@@ -69,6 +74,14 @@ func (s *Scope) decodeBody(w http.ResponseWriter, r *http.Request, into runtime.
 	data, err := readBody(r)
 	if err != nil {
 		return err
+	}
+	if protobuf {
+		// Protobuf has no unknown-field report: like Kubernetes, fields the
+		// server does not know are dropped.
+		if err := runtime.DecodeProtobuf(data, into); err != nil {
+			return apierrors.NewBadRequest(err.Error())
+		}
+		return s.checkKind(into)
 	}
 	unknown, err := runtime.Decode(data, into)
 	if err != nil {

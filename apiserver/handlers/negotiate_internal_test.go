@@ -106,8 +106,9 @@ func TestParseFieldValidation(t *testing.T) {
 
 func TestCheckContentType(t *testing.T) {
 	tests := []struct {
-		contentType string
-		wantErr     bool
+		contentType  string
+		wantErr      bool
+		wantProtobuf bool
 	}{
 		{contentType: ""},
 		{contentType: "application/json"},
@@ -116,7 +117,7 @@ func TestCheckContentType(t *testing.T) {
 		{contentType: "application/x-yaml"},
 		{contentType: "text/yaml"},
 		{contentType: "*/*"},
-		{contentType: "application/vnd.kubernetes.protobuf", wantErr: true},
+		{contentType: "application/vnd.kubernetes.protobuf", wantProtobuf: true},
 		{contentType: "application/merge-patch+json", wantErr: true},
 		{contentType: "text/plain", wantErr: true},
 		{contentType: "application/x-www-form-urlencoded", wantErr: true},
@@ -129,12 +130,13 @@ func TestCheckContentType(t *testing.T) {
 			if tc.contentType != "" {
 				r.Header.Set("Content-Type", tc.contentType)
 			}
-			err := checkContentType(r)
+			protobuf, err := checkContentType(r)
 			if tc.wantErr {
 				assert.True(t, apierrors.IsUnsupportedMediaType(err), "checkContentType(%q) = %v, want 415", tc.contentType, err)
 				return
 			}
 			assert.NoError(t, err, "checkContentType(%q)", tc.contentType)
+			assert.Equal(t, tc.wantProtobuf, protobuf, "checkContentType(%q) protobuf", tc.contentType)
 		})
 	}
 }

@@ -7,30 +7,30 @@ import metav1 "github.com/minicp/minicp/api/meta/v1"
 // shows them.
 type Event struct {
 	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitzero"`
+	metav1.ObjectMeta `json:"metadata,omitzero" protobuf:"bytes,1,opt,name=metadata"`
 	// InvolvedObject is the object the event is about.
-	InvolvedObject ObjectReference `json:"involvedObject"`
+	InvolvedObject ObjectReference `json:"involvedObject" protobuf:"bytes,2,opt,name=involvedObject"`
 	// Reason is a short CamelCase machine-readable cause.
-	Reason  string      `json:"reason,omitempty"`
-	Message string      `json:"message,omitempty"`
-	Source  EventSource `json:"source,omitzero"`
+	Reason  string      `json:"reason,omitempty" protobuf:"bytes,3,opt,name=reason"`
+	Message string      `json:"message,omitempty" protobuf:"bytes,4,opt,name=message"`
+	Source  EventSource `json:"source,omitzero" protobuf:"bytes,5,opt,name=source"`
 	// FirstTimestamp and LastTimestamp bound the occurrences Count
 	// counts.
-	FirstTimestamp metav1.Time `json:"firstTimestamp,omitzero"`
-	LastTimestamp  metav1.Time `json:"lastTimestamp,omitzero"`
-	Count          int32       `json:"count,omitempty"`
+	FirstTimestamp metav1.Time `json:"firstTimestamp,omitzero" protobuf:"bytes,6,opt,name=firstTimestamp"`
+	LastTimestamp  metav1.Time `json:"lastTimestamp,omitzero" protobuf:"bytes,7,opt,name=lastTimestamp"`
+	Count          int32       `json:"count,omitempty" protobuf:"varint,8,opt,name=count"`
 	// Type is Normal or Warning.
-	Type string `json:"type,omitempty"`
+	Type string `json:"type,omitempty" protobuf:"bytes,9,opt,name=type"`
 	// EventTime is set by new-style (events.k8s.io) recorders, which then
 	// must set Action, ReportingController and ReportingInstance.
-	EventTime metav1.MicroTime `json:"eventTime,omitzero"`
-	Series    *EventSeries     `json:"series,omitempty"`
-	Action    string           `json:"action,omitempty"`
-	Related   *ObjectReference `json:"related,omitempty"`
+	EventTime metav1.MicroTime `json:"eventTime,omitzero" protobuf:"bytes,10,opt,name=eventTime"`
+	Series    *EventSeries     `json:"series,omitempty" protobuf:"bytes,11,opt,name=series"`
+	Action    string           `json:"action,omitempty" protobuf:"bytes,12,opt,name=action"`
+	Related   *ObjectReference `json:"related,omitempty" protobuf:"bytes,13,opt,name=related"`
 	// ReportingController is "reportingComponent" on the wire, as upstream
 	// spells it; it and ReportingInstance are always written.
-	ReportingController string `json:"reportingComponent"`
-	ReportingInstance   string `json:"reportingInstance"`
+	ReportingController string `json:"reportingComponent" protobuf:"bytes,14,opt,name=reportingComponent"`
+	ReportingInstance   string `json:"reportingInstance" protobuf:"bytes,15,opt,name=reportingInstance"`
 }
 
 // The event types.
@@ -41,19 +41,19 @@ const (
 
 // EventSource names the component and host that reported an Event.
 type EventSource struct {
-	Component string `json:"component,omitempty"`
-	Host      string `json:"host,omitempty"`
+	Component string `json:"component,omitempty" protobuf:"bytes,1,opt,name=component"`
+	Host      string `json:"host,omitempty" protobuf:"bytes,2,opt,name=host"`
 }
 
 // EventSeries counts repeats of an Event.
 type EventSeries struct {
-	Count            int32            `json:"count,omitempty"`
-	LastObservedTime metav1.MicroTime `json:"lastObservedTime,omitzero"`
+	Count            int32            `json:"count,omitempty" protobuf:"varint,1,name=count"`
+	LastObservedTime metav1.MicroTime `json:"lastObservedTime,omitzero" protobuf:"bytes,2,name=lastObservedTime"`
 }
 
 // EventList is a list of Events.
 type EventList struct {
 	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitzero"`
-	Items           []Event `json:"items"`
+	metav1.ListMeta `json:"metadata,omitzero" protobuf:"bytes,1,opt,name=metadata"`
+	Items           []Event `json:"items" protobuf:"bytes,2,rep,name=items"`
 }

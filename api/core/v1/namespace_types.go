@@ -8,16 +8,16 @@ import metav1 "github.com/minicp/minicp/api/meta/v1"
 // done so.
 type Namespace struct {
 	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitzero"`
-	Spec              NamespaceSpec   `json:"spec,omitzero"`
-	Status            NamespaceStatus `json:"status,omitzero"`
+	metav1.ObjectMeta `json:"metadata,omitzero" protobuf:"bytes,1,opt,name=metadata"`
+	Spec              NamespaceSpec   `json:"spec,omitzero" protobuf:"bytes,2,opt,name=spec"`
+	Status            NamespaceStatus `json:"status,omitzero" protobuf:"bytes,3,opt,name=status"`
 }
 
 // NamespaceSpec is the desired state of a Namespace.
 type NamespaceSpec struct {
 	// Finalizers must be empty before the namespace is removed from
 	// storage. They are changed only through the finalize subresource.
-	Finalizers []FinalizerName `json:"finalizers,omitempty"`
+	Finalizers []FinalizerName `json:"finalizers,omitempty" protobuf:"bytes,1,rep,name=finalizers,casttype=FinalizerName"`
 }
 
 // FinalizerName names a namespace finalizer.
@@ -29,8 +29,8 @@ const FinalizerKubernetes FinalizerName = "kubernetes"
 
 // NamespaceStatus is the observed state of a Namespace.
 type NamespaceStatus struct {
-	Phase      NamespacePhase       `json:"phase,omitempty"`
-	Conditions []NamespaceCondition `json:"conditions,omitempty"`
+	Phase      NamespacePhase       `json:"phase,omitempty" protobuf:"bytes,1,opt,name=phase,casttype=NamespacePhase"`
+	Conditions []NamespaceCondition `json:"conditions,omitempty" protobuf:"bytes,2,rep,name=conditions"`
 }
 
 // NamespacePhase is the lifecycle phase of a Namespace.
@@ -59,18 +59,18 @@ const (
 
 // NamespaceCondition is one observation about a Namespace.
 type NamespaceCondition struct {
-	Type               NamespaceConditionType `json:"type"`
-	Status             ConditionStatus        `json:"status"`
-	LastTransitionTime metav1.Time            `json:"lastTransitionTime,omitzero"`
-	Reason             string                 `json:"reason,omitempty"`
-	Message            string                 `json:"message,omitempty"`
+	Type               NamespaceConditionType `json:"type" protobuf:"bytes,1,opt,name=type,casttype=NamespaceConditionType"`
+	Status             ConditionStatus        `json:"status" protobuf:"bytes,2,opt,name=status,casttype=ConditionStatus"`
+	LastTransitionTime metav1.Time            `json:"lastTransitionTime,omitzero" protobuf:"bytes,4,opt,name=lastTransitionTime"`
+	Reason             string                 `json:"reason,omitempty" protobuf:"bytes,5,opt,name=reason"`
+	Message            string                 `json:"message,omitempty" protobuf:"bytes,6,opt,name=message"`
 }
 
 // NamespaceList is a list of Namespaces.
 type NamespaceList struct {
 	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitzero"`
-	Items           []Namespace `json:"items"`
+	metav1.ListMeta `json:"metadata,omitzero" protobuf:"bytes,1,opt,name=metadata"`
+	Items           []Namespace `json:"items" protobuf:"bytes,2,rep,name=items"`
 }
 
 // LabelMetadataName is the label the API server sets on every namespace to

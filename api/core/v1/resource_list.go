@@ -47,13 +47,13 @@ func (rl ResourceList) StorageEphemeral() *resource.Quantity {
 // ResourceRequirements are the resources a container asks for (Requests,
 // what the scheduler reserves) and may not exceed (Limits).
 type ResourceRequirements struct {
-	Limits   ResourceList    `json:"limits,omitempty"`
-	Requests ResourceList    `json:"requests,omitempty"`
-	Claims   []ResourceClaim `json:"claims,omitempty"`
+	Limits   ResourceList    `json:"limits,omitempty" protobuf:"bytes,1,rep,name=limits,casttype=ResourceList,castkey=ResourceName"`
+	Requests ResourceList    `json:"requests,omitempty" protobuf:"bytes,2,rep,name=requests,casttype=ResourceList,castkey=ResourceName"`
+	Claims   []ResourceClaim `json:"claims,omitempty" protobuf:"bytes,3,opt,name=claims"`
 }
 
 // ResourceClaim names one of the pod's resource claims.
 type ResourceClaim struct {
-	Name    string `json:"name"`
-	Request string `json:"request,omitempty"`
+	Name    string `json:"name" protobuf:"bytes,1,opt,name=name"`
+	Request string `json:"request,omitempty" protobuf:"bytes,2,opt,name=request"`
 }

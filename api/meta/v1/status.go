@@ -4,13 +4,13 @@ package v1
 // every error, and the success of some deletes.
 type Status struct {
 	TypeMeta `json:",inline"`
-	ListMeta `json:"metadata"`
+	ListMeta `json:"metadata" protobuf:"bytes,1,opt,name=metadata"`
 	// Status is "Success" or "Failure".
-	Status  string         `json:"status,omitempty"`
-	Message string         `json:"message,omitempty"`
-	Reason  StatusReason   `json:"reason,omitempty"`
-	Details *StatusDetails `json:"details,omitempty"`
-	Code    int32          `json:"code,omitempty"`
+	Status  string         `json:"status,omitempty" protobuf:"bytes,2,opt,name=status"`
+	Message string         `json:"message,omitempty" protobuf:"bytes,3,opt,name=message"`
+	Reason  StatusReason   `json:"reason,omitempty" protobuf:"bytes,4,opt,name=reason,casttype=StatusReason"`
+	Details *StatusDetails `json:"details,omitempty" protobuf:"bytes,5,opt,name=details"`
+	Code    int32          `json:"code,omitempty" protobuf:"varint,6,opt,name=code"`
 }
 
 // The values of Status.Status.
@@ -22,20 +22,20 @@ const (
 // StatusDetails names the object an error is about and, for Invalid, the
 // fields at fault.
 type StatusDetails struct {
-	Name              string        `json:"name,omitempty"`
-	Group             string        `json:"group,omitempty"`
-	Kind              string        `json:"kind,omitempty"`
-	UID               string        `json:"uid,omitempty"`
-	Causes            []StatusCause `json:"causes,omitempty"`
-	RetryAfterSeconds int32         `json:"retryAfterSeconds,omitempty"`
+	Name              string        `json:"name,omitempty" protobuf:"bytes,1,opt,name=name"`
+	Group             string        `json:"group,omitempty" protobuf:"bytes,2,opt,name=group"`
+	Kind              string        `json:"kind,omitempty" protobuf:"bytes,3,opt,name=kind"`
+	UID               string        `json:"uid,omitempty" protobuf:"bytes,6,opt,name=uid,casttype=k8s.io/apimachinery/pkg/types.UID"`
+	Causes            []StatusCause `json:"causes,omitempty" protobuf:"bytes,4,rep,name=causes"`
+	RetryAfterSeconds int32         `json:"retryAfterSeconds,omitempty" protobuf:"varint,5,opt,name=retryAfterSeconds"`
 }
 
 // StatusCause is one reason an operation failed; Field is a JSON path such
 // as "spec.containers[0].image".
 type StatusCause struct {
-	Type    CauseType `json:"reason,omitempty"`
-	Message string    `json:"message,omitempty"`
-	Field   string    `json:"field,omitempty"`
+	Type    CauseType `json:"reason,omitempty" protobuf:"bytes,1,opt,name=reason,casttype=CauseType"`
+	Message string    `json:"message,omitempty" protobuf:"bytes,2,opt,name=message"`
+	Field   string    `json:"field,omitempty" protobuf:"bytes,3,opt,name=field"`
 }
 
 // StatusReason is the machine-readable reason of a failure.

@@ -8,7 +8,7 @@ import (
 // Time is a timestamp that goes on the wire as RFC 3339 with second
 // precision, and as null when zero, as Kubernetes writes it.
 type Time struct {
-	time.Time
+	time.Time `protobuf:"-"`
 }
 
 // NewTime wraps t, truncated to the second precision the wire keeps, so a
@@ -47,7 +47,7 @@ func (t *Time) UnmarshalJSON(b []byte) error {
 // MicroTime is a timestamp with microsecond precision, used by Events and
 // Leases.
 type MicroTime struct {
-	time.Time
+	time.Time `protobuf:"-"`
 }
 
 // RFC3339Micro is the wire format of MicroTime.

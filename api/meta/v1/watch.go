@@ -6,8 +6,8 @@ import "encoding/json"
 // {"type":"ADDED","object":{...}}. Object stays raw JSON so the stream can be
 // decoded without knowing the kind in advance.
 type WatchEvent struct {
-	Type   string          `json:"type"`
-	Object json.RawMessage `json:"object"`
+	Type   string          `json:"type" protobuf:"bytes,1,opt,name=type"`
+	Object json.RawMessage `json:"object" protobuf:"bytes,2,opt,name=object"`
 }
 
 // InitialEventsAnnotationKey marks the bookmark that ends the initial events

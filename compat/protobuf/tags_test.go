@@ -1,0 +1,102 @@
+package protobuf
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	kcorev1 "k8s.io/api/core/v1"
+	kmetav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	corev1 "github.com/minicp/minicp/api/core/v1"
+	metav1 "github.com/minicp/minicp/api/meta/v1"
+)
+
+// TestTagsMatchKubernetes walks each minicp kind and its Kubernetes twin
+// side by side and checks that every field minicp has carries the
+// `protobuf` tag of the same field upstream, word for word, and that a
+// field upstream does not have carries none. Field shapes (pointer, slice,
+// map) must match too, since they decide what is written.
+func TestTagsMatchKubernetes(t *testing.T) {
+	pairs := []struct{ minicp, k8s reflect.Type }{
+		{reflect.TypeFor[corev1.NamespaceList](), reflect.TypeFor[kcorev1.NamespaceList]()},
+		{reflect.TypeFor[corev1.PodList](), reflect.TypeFor[kcorev1.PodList]()},
+		{reflect.TypeFor[corev1.PodTemplateSpec](), reflect.TypeFor[kcorev1.PodTemplateSpec]()},
+		{reflect.TypeFor[corev1.NodeList](), reflect.TypeFor[kcorev1.NodeList]()},
+		{reflect.TypeFor[corev1.Binding](), reflect.TypeFor[kcorev1.Binding]()},
+		{reflect.TypeFor[corev1.EventList](), reflect.TypeFor[kcorev1.EventList]()},
+		{reflect.TypeFor[corev1.TypedLocalObjectReference](), reflect.TypeFor[kcorev1.TypedLocalObjectReference]()},
+		{reflect.TypeFor[metav1.Status](), reflect.TypeFor[kmetav1.Status]()},
+		{reflect.TypeFor[metav1.DeleteOptions](), reflect.TypeFor[kmetav1.DeleteOptions]()},
+		{reflect.TypeFor[metav1.LabelSelector](), reflect.TypeFor[kmetav1.LabelSelector]()},
+		{reflect.TypeFor[metav1.PartialObjectMetadata](), reflect.TypeFor[kmetav1.PartialObjectMetadata]()},
+		{reflect.TypeFor[metav1.APIVersions](), reflect.TypeFor[kmetav1.APIVersions]()},
+		{reflect.TypeFor[metav1.APIGroupList](), reflect.TypeFor[kmetav1.APIGroupList]()},
+		{reflect.TypeFor[metav1.APIResourceList](), reflect.TypeFor[kmetav1.APIResourceList]()},
+		{reflect.TypeFor[metav1.WatchEvent](), reflect.TypeFor[kmetav1.WatchEvent]()},
+		{reflect.TypeFor[metav1.Table](), reflect.TypeFor[kmetav1.Table]()},
+		{reflect.TypeFor[metav1.TypeMeta](), reflect.TypeFor[kmetav1.TypeMeta]()},
+	}
+	w := tagWalker{t: t, seen: map[reflect.Type]bool{}}
+	for _, p := range pairs {
+		w.walk(p.minicp, p.k8s, p.minicp.Name())
+	}
+	if w.fields < 400 {
+		t.Errorf("checked only %d fields; the walk is missing types", w.fields)
+	}
+}
+
+// shapeExceptions are fields whose Go shape differs from upstream's on
+// purpose; the codec writes the same bytes for them.
+var shapeExceptions = map[string]bool{
+	// map[string]any for upstream's *FieldsV1{Raw}: both are {1: JSON}.
+	"ManagedFieldsEntry.FieldsV1": true,
+	// json.RawMessage for upstream's RawExtension{Raw}: both are {1: raw}.
+	"WatchEvent.Object": true,
+	"TableRow.Object":   true,
+}
+
+type tagWalker struct {
+	t      *testing.T
+	seen   map[reflect.Type]bool
+	fields int
+}
+
+func (w *tagWalker) walk(m, k reflect.Type, path string) {
+	for {
+		if m.Kind() != k.Kind() {
+			w.t.Errorf("%s: minicp %s, Kubernetes %s", path, m, k)
+			return
+		}
+		if m.Kind() != reflect.Pointer && m.Kind() != reflect.Slice && m.Kind() != reflect.Map {
+			break
+		}
+		m, k = m.Elem(), k.Elem()
+	}
+	if m.Kind() != reflect.Struct || w.seen[m] || !strings.HasPrefix(m.PkgPath(), "github.com/minicp/") {
+		return
+	}
+	w.seen[m] = true
+	for i := range m.NumField() {
+		f := m.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		name := m.Name() + "." + f.Name
+		kf, ok := k.FieldByName(f.Name)
+		if !ok || len(kf.Index) != 1 {
+			if tag, tagged := f.Tag.Lookup("protobuf"); tagged {
+				w.t.Errorf("%s has protobuf tag %q but Kubernetes' %s has no such field", name, tag, k)
+			}
+			continue
+		}
+		w.fields++
+		if got, want := f.Tag.Get("protobuf"), kf.Tag.Get("protobuf"); got != want {
+			w.t.Errorf("%s: protobuf tag %q, Kubernetes has %q", name, got, want)
+		}
+		if shapeExceptions[name] {
+			continue
+		}
+		w.walk(f.Type, kf.Type, name)
+	}
+}
