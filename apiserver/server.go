@@ -221,7 +221,7 @@ func (s *Server) checkEtcd(ctx context.Context) error {
 //     long-running watches return;
 //  2. the listener closes and idle connections are closed;
 //  3. Serve waits up to shutdownTimeout for in-flight requests, then
-//     returns.
+//     closes the connections still open and returns.
 //
 // Serve closes ln.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
@@ -247,6 +247,11 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownTimeout)
 	defer cancel()
 	err := srv.Shutdown(shutdownCtx)
+	if errors.Is(err, context.DeadlineExceeded) {
+		// Connections still open after the timeout (a client that opened
+		// one and never sent a request) are cut: stopping is not a failure.
+		err = srv.Close()
+	}
 	<-errCh
 	s.log.Info("stopped")
 	return err

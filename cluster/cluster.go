@@ -73,6 +73,8 @@ type Cluster struct {
 	server *apiserver.Server
 	addr   string
 	certs  *certs
+	// transport is shared by every HTTPClient, so they share connections.
+	transport *http.Transport
 }
 
 // New validates opts and returns a cluster that is not running yet.
@@ -164,7 +166,9 @@ func (c *Cluster) Start(ctx context.Context) (err error) {
 	}
 	c.mu.Lock()
 	c.server, c.addr, c.certs = server, ln.Addr().String(), certs
+	c.transport = &http.Transport{TLSClientConfig: certs.clientTLS()}
 	c.mu.Unlock()
+	defer c.transport.CloseIdleConnections()
 
 	compactor := storage.NewCompactor(etcdClient, storage.CompactorOptions{
 		Interval: c.opts.CompactionInterval, Clock: c.opts.Clock, Logger: c.log,
@@ -240,8 +244,7 @@ func (c *Cluster) TLSClientConfig() *tls.Config {
 func (c *Cluster) HTTPClient() *http.Client {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	transport := &http.Transport{TLSClientConfig: c.certs.clientTLS()}
-	return &http.Client{Transport: &bearerTransport{token: c.token, next: transport}}
+	return &http.Client{Transport: &bearerTransport{token: c.token, next: c.transport}}
 }
 
 // bearerTransport adds the Authorization header to every request.

@@ -1,0 +1,198 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"time"
+
+	"golang.org/x/time/rate"
+
+	corev1 "github.com/minicp/minicp/api/core/v1"
+	"github.com/minicp/minicp/api/runtime"
+	"github.com/minicp/minicp/clock"
+)
+
+// Client sends requests to one API server. It holds no per-request state
+// and is safe for concurrent use; typed access goes through Resource and
+// Clientset, which share a Client.
+//
+// Upstream: k8s.io/client-go/rest (RESTClient).
+type Client struct {
+	base    *url.URL
+	http    *http.Client
+	scheme  *runtime.Scheme
+	timeout time.Duration
+}
+
+// New validates cfg and returns a Client. It does not contact the server.
+func New(cfg Config) (*Client, error) {
+	base, err := cfg.baseURL()
+	if err != nil {
+		return nil, err
+	}
+	rt, err := cfg.baseTransport()
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = clock.Real
+	}
+	if cfg.QPS < 0 || cfg.Burst < 0 {
+		return nil, fmt.Errorf("client: QPS (%v) and Burst (%d) must not be negative", cfg.QPS, cfg.Burst)
+	}
+	if cfg.QPS > 0 {
+		burst := cfg.Burst
+		if burst == 0 {
+			burst = defaultBurst
+		}
+		rt = &rateLimitTransport{limiter: rate.NewLimiter(rate.Limit(cfg.QPS), burst), clock: cfg.Clock, next: rt}
+	}
+	if cfg.UserAgent == "" {
+		cfg.UserAgent = defaultUserAgent
+	}
+	rt = &headerTransport{token: cfg.BearerToken, userAgent: cfg.UserAgent, next: rt}
+	scheme := cfg.Scheme
+	if scheme == nil {
+		if scheme, err = NewScheme(); err != nil {
+			return nil, err
+		}
+	}
+	return &Client{
+		base: base,
+		// No http.Client.Timeout: it would also cut watches. Timeout is
+		// applied per request in do.
+		http:    &http.Client{Transport: rt},
+		scheme:  scheme,
+		timeout: cfg.Timeout,
+	}, nil
+}
+
+// NewScheme returns a Scheme with the kinds and resources of core/v1: the
+// default Config.Scheme.
+func NewScheme() (*runtime.Scheme, error) {
+	s := runtime.NewScheme()
+	if err := corev1.AddToScheme(s); err != nil {
+		return nil, fmt.Errorf("client: %w", err)
+	}
+	return s, nil
+}
+
+// CloseIdleConnections closes the connections kept for reuse (and ones
+// dialled for requests that were cancelled meanwhile). Call it when done
+// with a Client: a server shutting down waits for connections that never
+// sent a request. In-flight requests are not affected.
+func (c *Client) CloseIdleConnections() { c.http.CloseIdleConnections() }
+
+// Scheme returns the scheme the client decodes with.
+func (c *Client) Scheme() *runtime.Scheme { return c.scheme }
+
+// request is one API call, before it becomes an http.Request.
+type request struct {
+	method      string
+	gvr         runtime.GroupVersionResource
+	namespace   string // "" for cluster-scoped resources and all-namespace lists
+	name        string
+	subresource string
+	query       url.Values
+	body        []byte
+	contentType string
+}
+
+// url builds the request's URL the way the API lays paths out:
+//
+//	/api/v1[/namespaces/{ns}]/{resource}[/{name}[/{subresource}]]
+//	/apis/{group}/{version}[/namespaces/{ns}]/{resource}[/{name}[/{subresource}]]
+func (c *Client) url(r request) string {
+	u := *c.base
+	path := u.Path
+	if r.gvr.Group == "" {
+		path += "/api/" + r.gvr.Version
+	} else {
+		path += "/apis/" + r.gvr.Group + "/" + r.gvr.Version
+	}
+	if r.namespace != "" {
+		path += "/namespaces/" + url.PathEscape(r.namespace)
+	}
+	path += "/" + r.gvr.Resource
+	if r.name != "" {
+		path += "/" + url.PathEscape(r.name)
+	}
+	if r.subresource != "" {
+		path += "/" + r.subresource
+	}
+	u.Path = path
+	u.RawPath = ""
+	u.RawQuery = r.query.Encode()
+	return u.String()
+}
+
+// send builds and sends r. A non-2xx response is read, closed and returned
+// as an error (see errorFromResponse); a 2xx response is returned open.
+func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
+	var body io.Reader
+	if r.body != nil {
+		body = bytes.NewReader(r.body)
+	}
+	req, err := http.NewRequestWithContext(ctx, r.method, c.url(r), body)
+	if err != nil {
+		return nil, fmt.Errorf("client: %w", err)
+	}
+	req.Header.Set("Accept", "application/json")
+	if r.body != nil {
+		ct := r.contentType
+		if ct == "" {
+			ct = "application/json"
+		}
+		req.Header.Set("Content-Type", ct)
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		defer resp.Body.Close()
+		data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+		return nil, errorFromResponse(r.method, c.url(r), resp.StatusCode, data)
+	}
+	return resp, nil
+}
+
+// do sends r and decodes a 2xx body into into (when not nil). Config.Timeout
+// bounds the whole exchange.
+func (c *Client) do(ctx context.Context, r request, into runtime.Object) error {
+	if c.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.timeout)
+		defer cancel()
+	}
+	resp, err := c.send(ctx, r)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return fmt.Errorf("%s %s: read response: %w", r.method, r.gvr.Resource, err)
+	}
+	if into == nil {
+		return nil
+	}
+	if err := json.Unmarshal(data, into); err != nil {
+		return fmt.Errorf("%s %s: decode response: %w", r.method, r.gvr.Resource, err)
+	}
+	return nil
+}
+
+// encode marshals obj as a request body.
+func encode(obj any) ([]byte, error) {
+	data, err := json.Marshal(obj)
+	if err != nil {
+		return nil, fmt.Errorf("client: encode %T: %w", obj, err)
+	}
+	return data, nil
+}

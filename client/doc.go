@@ -1,0 +1,29 @@
+// Package client is minicp's REST client: how controllers, the scheduler,
+// kubelets, proxies and tests talk to the API server. It sits at the start
+// of the request path (client -> filters -> registry -> etcd) and at the
+// end of the watch path (etcd -> API server -> newline-delimited JSON ->
+// Watch -> informer).
+//
+// It owns:
+//
+//   - Config and kubeconfig loading (LoadKubeconfig, ParseKubeconfig):
+//     server, bearer token, CA, client certificate, context namespace;
+//   - Client, the HTTP plumbing (TLS, token, user agent, optional QPS
+//     limit) and the one place a non-2xx response becomes an
+//     *apierrors.StatusError, so apierrors.IsNotFound and friends work the
+//     same on both sides of the wire;
+//   - Resource[T, L], one typed client per resource (Create, Get, List,
+//     Update, UpdateStatus, Patch, Delete, DeleteCollection, Watch), and
+//     Clientset, the core/v1 resources built from it;
+//   - NewInMemoryTransport, which calls the API server's http.Handler
+//     directly: the whole handler chain runs, without TCP or TLS;
+//   - Backoff, minicp's one jittered, capped backoff, and RetryOnConflict.
+//
+// Seed 004 ("list-watch mechanism") describes what the client speaks: LIST
+// over short HTTP requests, WATCH over a long-lived one whose body is a
+// stream of events. Seed 001 ("The HTTP Interface of the API Server")
+// describes the paths: /api/v1/namespaces/{ns}/{resource}/{name}.
+//
+// Upstream: k8s.io/client-go/rest, k8s.io/client-go/kubernetes,
+// k8s.io/client-go/tools/clientcmd, k8s.io/client-go/util/retry.
+package client

@@ -1,0 +1,147 @@
+package client_test
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/minicp/minicp/api/apierrors"
+	corev1 "github.com/minicp/minicp/api/core/v1"
+	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/api/watch"
+	"github.com/minicp/minicp/client"
+	"github.com/minicp/minicp/storage/storagetest"
+)
+
+func TestWatchDeliversChangesInOrder(t *testing.T) {
+	forEachMode(t, func(t *testing.T, cs *client.Clientset) {
+		ctx := t.Context()
+		pods := cs.Pods("default")
+		first := createPods(t, cs, "p", 1, nil)[0]
+		w, err := pods.Watch(ctx, client.ListOptions{ResourceVersion: first.ResourceVersion})
+		require.NoError(t, err, "Watch")
+		defer w.Stop()
+
+		createPods(t, cs, "q", 1, nil)
+		_, err = pods.Patch(ctx, "q-0", client.MergePatchType, []byte(`{"metadata":{"labels":{"x":"y"}}}`), client.WriteOptions{})
+		require.NoError(t, err)
+		require.NoError(t, pods.Delete(ctx, "p-0", metav1.DeleteOptions{}))
+
+		want := []struct {
+			typ  watch.EventType
+			name string
+		}{{watch.Added, "q-0"}, {watch.Modified, "q-0"}, {watch.Deleted, "p-0"}}
+		last := 0
+		for _, ev := range want {
+			got := nextEvent(t, w)
+			require.Equal(t, ev.typ, got.Type, "event for %s", ev.name)
+			pod, ok := got.Object.(*corev1.Pod)
+			require.True(t, ok, "a %s event carries a *Pod, got %T", got.Type, got.Object)
+			assert.Equal(t, ev.name, pod.Name)
+			rv, err := strconv.Atoi(pod.ResourceVersion)
+			require.NoError(t, err)
+			assert.Greater(t, rv, last, "resourceVersions increase")
+			last = rv
+		}
+		w.Stop()
+		expectClosed(t, w)
+		w.Stop() // idempotent
+	})
+}
+
+func TestWatchFromEmptyResourceVersionSendsState(t *testing.T) {
+	forEachMode(t, func(t *testing.T, cs *client.Clientset) {
+		createPods(t, cs, "p", 2, map[string]string{"app": "a"})
+		createPods(t, cs, "other", 1, nil)
+		w, err := cs.Pods("default").Watch(t.Context(), client.ListOptions{LabelSelector: "app=a"})
+		require.NoError(t, err)
+		defer w.Stop()
+		var names []string
+		for range 2 {
+			ev := nextEvent(t, w)
+			require.Equal(t, watch.Added, ev.Type)
+			names = append(names, ev.Object.(*corev1.Pod).Name)
+		}
+		assert.ElementsMatch(t, []string{"p-0", "p-1"}, names)
+	})
+}
+
+func TestWatchEndsWithContext(t *testing.T) {
+	forEachMode(t, func(t *testing.T, cs *client.Clientset) {
+		ctx, cancel := context.WithCancel(t.Context())
+		w, err := cs.Pods("default").Watch(ctx, client.ListOptions{ResourceVersion: "0"})
+		require.NoError(t, err)
+		defer w.Stop()
+		cancel()
+		expectClosed(t, w)
+	})
+}
+
+func TestWatchEndsWithServerTimeout(t *testing.T) {
+	forEachMode(t, func(t *testing.T, cs *client.Clientset) {
+		zero := int64(0)
+		w, err := cs.Pods("default").Watch(t.Context(), client.ListOptions{TimeoutSeconds: &zero})
+		require.NoError(t, err)
+		defer w.Stop()
+		expectClosed(t, w)
+	})
+}
+
+func TestWatchCompactedResourceVersionIsGone(t *testing.T) {
+	forEachMode(t, func(t *testing.T, cs *client.Clientset) {
+		pods := createPods(t, cs, "p", 3, nil)
+		rev, err := strconv.ParseInt(pods[2].ResourceVersion, 10, 64)
+		require.NoError(t, err)
+		storagetest.Compact(t, storagetest.Client(t), rev)
+
+		w, err := cs.Pods("default").Watch(t.Context(), client.ListOptions{ResourceVersion: pods[0].ResourceVersion})
+		require.NoError(t, err, "the server accepts the watch and reports 410 in the stream")
+		defer w.Stop()
+		ev := nextEvent(t, w)
+		require.Equal(t, watch.Error, ev.Type)
+		st, ok := ev.Object.(*metav1.Status)
+		require.True(t, ok, "an Error event carries a *Status, got %T", ev.Object)
+		err = apierrors.FromStatus(*st)
+		assert.True(t, apierrors.IsGone(err), "compacted watch: %v", err)
+		assert.True(t, apierrors.IsResourceExpired(err), "compacted watch: %v", err)
+		assert.Equal(t, int32(http.StatusGone), st.Code)
+		expectClosed(t, w)
+	})
+}
+
+func TestWatchBookmarks(t *testing.T) {
+	forEachMode(t, func(t *testing.T, cs *client.Clientset) {
+		first := createPods(t, cs, "p", 1, nil)[0]
+		w, err := cs.Pods("default").Watch(t.Context(), client.ListOptions{
+			ResourceVersion: first.ResourceVersion, AllowWatchBookmarks: true,
+		})
+		require.NoError(t, err)
+		defer w.Stop()
+		// The shared etcd sends progress notifications every 100ms to a
+		// quiet watch once its revision reached the watch's start; the API
+		// server turns them into bookmarks. A write elsewhere (an event is
+		// another resource) moves the revision past the start.
+		_, err = cs.Events("default").Create(t.Context(), &corev1.Event{
+			ObjectMeta:          metav1.ObjectMeta{Name: "tick"},
+			InvolvedObject:      corev1.ObjectReference{Kind: "Pod", Namespace: "default", Name: "p-0"},
+			ReportingController: "test", ReportingInstance: "test-1",
+		}, client.WriteOptions{})
+		require.NoError(t, err)
+		ev := nextEvent(t, w)
+		require.Equal(t, watch.Bookmark, ev.Type)
+		pod := ev.Object.(*corev1.Pod)
+		assert.NotEmpty(t, pod.ResourceVersion, "a bookmark carries a resourceVersion")
+		assert.Empty(t, pod.Name, "and nothing else")
+	})
+}
+
+func TestWatchRefusedIsAnError(t *testing.T) {
+	forEachMode(t, func(t *testing.T, cs *client.Clientset) {
+		_, err := cs.Pods("default").Watch(t.Context(), client.ListOptions{ResourceVersion: "abc"})
+		assert.True(t, apierrors.IsBadRequest(err), "watch from a malformed resourceVersion: %v", err)
+	})
+}
