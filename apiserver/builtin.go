@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 
+	coordinationv1 "github.com/minicp/minicp/api/coordination/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/apiserver/admission"
 	"github.com/minicp/minicp/apiserver/handlers"
 	"github.com/minicp/minicp/apiserver/printers"
 	"github.com/minicp/minicp/apiserver/registry"
+	"github.com/minicp/minicp/apiserver/registry/coordination"
 	"github.com/minicp/minicp/apiserver/registry/core"
 )
 
@@ -20,8 +22,10 @@ var defaultTables handlers.TableConvertor = printers.Default
 // server installs a handler for each resource; discovery lists them.
 func NewScheme() (*runtime.Scheme, error) {
 	s := runtime.NewScheme()
-	if err := corev1.AddToScheme(s); err != nil {
-		return nil, err
+	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, coordinationv1.AddToScheme} {
+		if err := add(s); err != nil {
+			return nil, err
+		}
 	}
 	return s, nil
 }
@@ -35,18 +39,16 @@ var (
 // serves, with the ResourceInfo the Scheme has for them. Pods come before
 // bindings, whose handler writes through the pods' store.
 func (s *Server) installBuiltinResources() error {
-	info := func(resource string) (runtime.ResourceInfo, error) {
-		r, ok := s.scheme.Resource(corev1.SchemeGroupVersion.WithResource(resource))
-		if !ok {
-			return r, fmt.Errorf("apiserver: the scheme has no resource %s", resource)
-		}
-		return r, nil
-	}
 	install := func(resource string, r Resource) error {
-		var err error
-		if r.Info, err = info(resource); err != nil {
-			return err
+		gvr := corev1.SchemeGroupVersion.WithResource(resource)
+		if resource == "leases" {
+			gvr = coordinationv1.SchemeGroupVersion.WithResource(resource)
 		}
+		info, ok := s.scheme.Resource(gvr)
+		if !ok {
+			return fmt.Errorf("apiserver: the scheme has no resource %s", gvr)
+		}
+		r.Info = info
 		return s.InstallResource(r)
 	}
 	if err := install("namespaces", Resource{
@@ -75,7 +77,10 @@ func (s *Server) installBuiltinResources() error {
 	}); err != nil {
 		return err
 	}
-	return install("events", Resource{Strategy: core.EventStrategy{}, Tables: core.EventTable})
+	if err := install("events", Resource{Strategy: core.EventStrategy{}, Tables: core.EventTable}); err != nil {
+		return err
+	}
+	return install("leases", Resource{Strategy: coordination.LeaseStrategy{}, Tables: coordination.LeaseTable})
 }
 
 // DefaultAdmission is the admission chain of a server whose Options give

@@ -55,3 +55,19 @@ func TestVersionAndHealth(t *testing.T) {
 	}
 	assert.Contains(t, string(s.mustDo(http.StatusOK, "GET", "/readyz?verbose", "").body), "[+]etcd ok")
 }
+
+func TestLeasesInCoordinationGroup(t *testing.T) {
+	s := newTestServer(t)
+	var groups metav1.APIGroupList
+	require.NoError(t, json.Unmarshal(s.mustDo(http.StatusOK, "GET", "/apis", "").body, &groups))
+	require.NotEmpty(t, groups.Groups)
+	assert.Equal(t, "coordination.k8s.io", groups.Groups[0].Name)
+	assert.Equal(t, "coordination.k8s.io/v1", groups.Groups[0].PreferredVersion.GroupVersion)
+
+	lease := `{"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"node-1","namespace":"kube-node-lease"},"spec":{"holderIdentity":"node-1","leaseDurationSeconds":40}}`
+	s.mustDo(http.StatusCreated, "POST", "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases", lease)
+	s.mustDo(http.StatusOK, "GET", "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1", "")
+	s.mustDo(http.StatusUnprocessableEntity, "POST", "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases",
+		`{"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"bad"},"spec":{"leaseDurationSeconds":0}}`)
+	s.mustDo(http.StatusNotFound, "GET", "/apis/coordination.k8s.io/v2/namespaces/kube-node-lease/leases", "")
+}
