@@ -2,8 +2,10 @@ package apiserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
+	"github.com/minicp/minicp/api/apierrors"
 	coordinationv1 "github.com/minicp/minicp/api/coordination/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	"github.com/minicp/minicp/api/runtime"
@@ -13,6 +15,8 @@ import (
 	"github.com/minicp/minicp/apiserver/registry"
 	"github.com/minicp/minicp/apiserver/registry/coordination"
 	"github.com/minicp/minicp/apiserver/registry/core"
+	"github.com/minicp/minicp/storage"
+	"github.com/minicp/minicp/watchcache"
 )
 
 // defaultTables renders kinds without their own printer.
@@ -62,6 +66,7 @@ func (s *Server) installBuiltinResources() error {
 	if err := install("pods", Resource{
 		Strategy: core.PodStrategy{}, Tables: core.PodTable, ReturnDeletedObject: true,
 		UpdateSubresources: map[string]registry.Strategy{"status": core.PodStatusStrategy{}},
+		Indexers:           map[string]watchcache.IndexFunc{"spec.nodeName": podNodeName},
 	}); err != nil {
 		return err
 	}
@@ -92,13 +97,28 @@ func DefaultAdmission(s *Server) admission.Chain {
 	}
 }
 
-// GetNamespace implements admission.NamespaceGetter from storage.
+// podNodeName indexes pods by the node they are bound to: every kubelet
+// watches spec.nodeName=<its node>.
+func podNodeName(obj runtime.Object) ([]string, error) {
+	return []string{obj.(*corev1.Pod).Spec.NodeName}, nil
+}
+
+// GetNamespace implements admission.NamespaceGetter. It reads the watch
+// cache first, as kube-apiserver's admission reads its informer, and
+// etcd only when the cache does not have the namespace yet (one created a
+// moment ago). The result is shared: callers must not modify it.
 func (s *Server) GetNamespace(ctx context.Context, name string) (*corev1.Namespace, error) {
 	store, ok := s.Store(gvrNamespaces)
 	if !ok {
 		return nil, fmt.Errorf("namespaces are not served")
 	}
-	obj, err := store.Get(ctx, "", name)
+	obj, err := store.Storage.Get(ctx, store.Key("", name), storage.GetOptions{ResourceVersion: "0"})
+	if errors.Is(err, storage.ErrNotFound) {
+		obj, err = store.Storage.Get(ctx, store.Key("", name), storage.GetOptions{})
+	}
+	if errors.Is(err, storage.ErrNotFound) {
+		return nil, apierrors.NewNotFound(gvrNamespaces.GroupResource(), name)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -44,10 +44,27 @@ func newTestServer(t testing.TB, mutate ...func(*apiserver.Options)) *testServer
 	}
 	api, err := apiserver.New(opts)
 	require.NoError(t, err, "apiserver.New")
+	startServer(t, api)
 	require.NoError(t, api.EnsureSystemNamespaces(t.Context()), "EnsureSystemNamespaces")
 	srv := httptest.NewServer(api.Handler())
 	t.Cleanup(srv.Close)
 	return &testServer{t: t, api: api, url: srv.URL, client: srv.Client()}
+}
+
+// startServer runs api's watch caches until the test ends and waits for
+// them to sync.
+func startServer(t testing.TB, api *apiserver.Server) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- api.Start(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	waitCtx, waitCancel := context.WithTimeout(t.Context(), eventTimeout)
+	defer waitCancel()
+	require.NoError(t, api.WaitReady(waitCtx), "watch caches sync")
 }
 
 // response is a decoded HTTP response.

@@ -11,6 +11,7 @@ import (
 	"github.com/minicp/minicp/apiserver/request"
 	"github.com/minicp/minicp/apiserver/responsewriters"
 	"github.com/minicp/minicp/storage"
+	"github.com/minicp/minicp/watchcache"
 )
 
 // Resource describes how to serve one resource: its rules and its
@@ -31,6 +32,10 @@ type Resource struct {
 	ReturnDeletedObject bool
 	// Tables renders `kubectl get` rows. Defaults to printers.Default.
 	Tables handlers.TableConvertor
+	// Indexers index the watch cache by a selectable field, so a watch
+	// pinned to one value (a kubelet's spec.nodeName=X) is woken only by
+	// its own objects.
+	Indexers map[string]watchcache.IndexFunc
 }
 
 // resource is an installed Resource.
@@ -46,7 +51,7 @@ type resource struct {
 // InstallResource starts serving r, with its own storage under the
 // server's etcd prefix. The kind must be in the server's Scheme.
 func (s *Server) InstallResource(r Resource) error {
-	store, err := storage.NewStore(s.etcd, storage.StoreOptions{
+	etcdStore, err := storage.NewStore(s.etcd, storage.StoreOptions{
 		Prefix:        s.prefix,
 		GroupResource: r.Info.GVR.GroupResource(),
 		NewFunc: func() runtime.Object {
@@ -62,11 +67,32 @@ func (s *Server) InstallResource(r Resource) error {
 		return fmt.Errorf("install %s: %w", r.Info.GVR, err)
 	}
 	rs, err := registry.NewStore(registry.Options{
-		Resource: r.Info, Scheme: s.scheme, Storage: store, Strategy: r.Strategy,
+		Resource: r.Info, Scheme: s.scheme, Storage: etcdStore, Strategy: r.Strategy,
 		ReturnDeletedObject: r.ReturnDeletedObject, Clock: s.clock, Logger: s.log,
 	})
 	if err != nil {
 		return fmt.Errorf("install %s: %w", r.Info.GVR, err)
+	}
+	if !s.watchCacheDisabled {
+		// One Cacher per resource: one etcd watch, however many clients
+		// watch (seed 004). The registry writes through it to etcd.
+		cacher, err := watchcache.New(watchcache.Options{
+			Storage:           etcdStore,
+			ResourcePrefix:    rs.KeyRoot(),
+			NewFunc:           rs.New,
+			GetAttrs:          rs.Attrs,
+			Indexers:          r.Indexers,
+			BookmarkFrequency: s.bookmarkFrequency,
+			Clock:             s.clock,
+			Logger:            s.log.With("resource", r.Info.GVR.Resource),
+		})
+		if err != nil {
+			return fmt.Errorf("install %s: %w", r.Info.GVR, err)
+		}
+		rs.Storage = cacher
+		s.mu.Lock()
+		s.cachers = append(s.cachers, cacher)
+		s.mu.Unlock()
 	}
 	tables := r.Tables
 	if tables == nil {

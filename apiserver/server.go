@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -21,6 +22,7 @@ import (
 	"github.com/minicp/minicp/apiserver/responsewriters"
 	"github.com/minicp/minicp/clock"
 	"github.com/minicp/minicp/logging"
+	"github.com/minicp/minicp/watchcache"
 )
 
 // Options configures an API server. Etcd and an authentication method are
@@ -47,6 +49,12 @@ type Options struct {
 	Admission admission.Chain
 	// Limits bound request sizes and concurrency; see filters.Limits.
 	Limits filters.Limits
+	// WatchCacheDisabled serves every request from etcd. Defaults to false:
+	// each resource has a watch cache, as in kube-apiserver.
+	WatchCacheDisabled bool
+	// BookmarkFrequency is how often the watch cache sends a BOOKMARK to a
+	// watch that allows them. Defaults to one minute, as kube-apiserver.
+	BookmarkFrequency time.Duration
 	// Clock defaults to clock.Real.
 	Clock clock.Clock
 	// Logger defaults to a discard logger. The audit log goes to it too.
@@ -67,9 +75,13 @@ type Server struct {
 
 	admission admission.Chain
 
-	// mu guards resources and readyChecks.
+	watchCacheDisabled bool
+	bookmarkFrequency  time.Duration
+
+	// mu guards resources, cachers and readyChecks.
 	mu          sync.RWMutex
 	resources   map[runtime.GroupVersionResource]*resource
+	cachers     []*watchcache.Cacher
 	readyChecks []HealthCheck
 }
 
@@ -99,6 +111,9 @@ func New(opts Options) (*Server, error) {
 		clock:     opts.Clock,
 		log:       log,
 		resources: map[runtime.GroupVersionResource]*resource{},
+
+		watchCacheDisabled: opts.WatchCacheDisabled,
+		bookmarkFrequency:  opts.BookmarkFrequency,
 	}
 	if s.scheme == nil {
 		var err error
@@ -148,6 +163,53 @@ func handlerChain(h http.Handler, chain []filter) http.Handler {
 		h = chain[i].wrap(h)
 	}
 	return h
+}
+
+// Start runs the server's background work, the watch caches, until ctx is
+// done, and returns once all of it has stopped. Requests for a resource
+// wait until its cache has synced, so Start must run for the server to
+// answer; /readyz says when every cache has.
+func (s *Server) Start(ctx context.Context) error {
+	s.mu.RLock()
+	cachers := slices.Clone(s.cachers)
+	s.mu.RUnlock()
+	var wg sync.WaitGroup
+	for _, c := range cachers {
+		wg.Go(func() {
+			if err := c.Start(ctx); err != nil && ctx.Err() == nil {
+				s.log.Error("watch cache stopped", "err", err)
+			}
+		})
+	}
+	wg.Wait()
+	return nil
+}
+
+// WaitReady blocks until every watch cache has synced or ctx is done.
+func (s *Server) WaitReady(ctx context.Context) error {
+	s.mu.RLock()
+	cachers := slices.Clone(s.cachers)
+	s.mu.RUnlock()
+	for _, c := range cachers {
+		if err := c.WaitReady(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkWatchCaches is the /readyz check of the watch caches.
+func (s *Server) checkWatchCaches(context.Context) error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, c := range s.cachers {
+		select {
+		case <-c.Ready():
+		default:
+			return errors.New("watch cache not synced")
+		}
+	}
+	return nil
 }
 
 // Handler is the whole server as an http.Handler, filters included: what
@@ -206,7 +268,8 @@ func (s *Server) liveChecks() []HealthCheck {
 func (s *Server) allReadyChecks() []HealthCheck {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return append(s.liveChecks(), s.readyChecks...)
+	checks := append(s.liveChecks(), HealthCheck{Name: "watch-cache", Check: s.checkWatchCaches})
+	return append(checks, s.readyChecks...)
 }
 
 // checkEtcd reads one key: it proves etcd answers and has a leader.

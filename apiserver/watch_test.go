@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/apiserver"
 	"github.com/minicp/minicp/storage/storagetest"
 )
 
@@ -91,8 +92,11 @@ func TestWatchTimeoutEndsStream(t *testing.T) {
 	assert.False(t, ok, "the stream ends without events")
 }
 
+// TestWatchAfterCompactionIsExpired: without a watch cache, a watch from
+// a revision etcd has compacted is a 200 whose only event is a 410 Expired
+// ERROR.
 func TestWatchAfterCompactionIsExpired(t *testing.T) {
-	s := newTestServer(t)
+	s := newTestServer(t, func(o *apiserver.Options) { o.WatchCacheDisabled = true })
 	old := s.createPod("old", nil)
 	s.createPod("newer", nil)
 	newest := s.createPod("newest", nil)
@@ -101,10 +105,26 @@ func TestWatchAfterCompactionIsExpired(t *testing.T) {
 	rev, err := strconv.ParseInt(newest.ResourceVersion, 10, 64)
 	require.NoError(t, err)
 	storagetest.Compact(t, storagetest.Client(t), rev)
+	expectExpired(t, s.openWatch("/api/v1/namespaces/default/pods?watch=true&resourceVersion="+old.ResourceVersion))
+}
 
-	w := s.openWatch("/api/v1/namespaces/default/pods?watch=true&resourceVersion=" + old.ResourceVersion)
+// TestWatchOlderThanTheCacheIsExpired: with the watch cache, a watch from
+// before the cache's window is a 410 Expired ERROR too. A second API
+// server on the same etcd prefix starts its cache after the pod was
+// written, so the pod's revision is before its window.
+func TestWatchOlderThanTheCacheIsExpired(t *testing.T) {
+	prefix := storagetest.Prefix(t)
+	first := newTestServer(t, func(o *apiserver.Options) { o.StoragePrefix = prefix })
+	old := first.createPod("old", nil)
+	first.createPod("newer", nil)
+	second := newTestServer(t, func(o *apiserver.Options) { o.StoragePrefix = prefix })
+	expectExpired(t, second.openWatch("/api/v1/namespaces/default/pods?watch=true&resourceVersion="+old.ResourceVersion))
+}
+
+func expectExpired(t *testing.T, w *watchStream) {
+	t.Helper()
 	ev := w.next()
-	require.Equal(t, "ERROR", ev.Type)
+	require.Equal(t, "ERROR", ev.Type, "event %s", ev.Object)
 	var st metav1.Status
 	require.NoError(t, json.Unmarshal(ev.Object, &st))
 	assert.Equal(t, int32(http.StatusGone), st.Code)

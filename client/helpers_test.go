@@ -89,15 +89,28 @@ func connectHTTPS(t *testing.T) client.Config {
 
 // newAPIServer returns an API server on the shared etcd under prefix, not
 // listening: for the in-memory transport.
-func newAPIServer(t testing.TB, prefix string) *apiserver.Server {
+func newAPIServer(t testing.TB, prefix string, mutate ...func(*apiserver.Options)) *apiserver.Server {
 	t.Helper()
-	api, err := apiserver.New(apiserver.Options{
+	opts := apiserver.Options{
 		Etcd:          storagetest.Client(t),
 		StoragePrefix: prefix,
 		Authenticator: authn.NewTokenFile([]authn.TokenUser{{Token: adminToken, User: request.User{
 			Name: "admin", Groups: []string{request.SystemPrivilegedGroup}}}}),
-	})
+	}
+	for _, m := range mutate {
+		m(&opts)
+	}
+	api, err := apiserver.New(opts)
 	require.NoError(t, err, "apiserver.New")
+	// The server answers once its watch caches run and have synced.
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- api.Start(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	require.NoError(t, api.WaitReady(t.Context()), "watch caches sync")
 	require.NoError(t, api.EnsureSystemNamespaces(t.Context()), "EnsureSystemNamespaces")
 	return api
 }

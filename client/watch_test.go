@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -13,6 +14,7 @@ import (
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/watch"
+	"github.com/minicp/minicp/apiserver"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/storage/storagetest"
 )
@@ -98,7 +100,9 @@ func TestWatchCompactedResourceVersionIsGone(t *testing.T) {
 		require.NoError(t, err)
 		storagetest.Compact(t, storagetest.Client(t), rev)
 
-		w, err := cs.Pods("default").Watch(t.Context(), client.ListOptions{ResourceVersion: pods[0].ResourceVersion})
+		// Revision 1 is older than etcd's compacted history and than any
+		// watch cache's window: 410 either way.
+		w, err := cs.Pods("default").Watch(t.Context(), client.ListOptions{ResourceVersion: "1"})
 		require.NoError(t, err, "the server accepts the watch and reports 410 in the stream")
 		defer w.Stop()
 		ev := nextEvent(t, w)
@@ -114,29 +118,21 @@ func TestWatchCompactedResourceVersionIsGone(t *testing.T) {
 }
 
 func TestWatchBookmarks(t *testing.T) {
-	forEachMode(t, func(t *testing.T, cs *client.Clientset) {
-		first := createPods(t, cs, "p", 1, nil)[0]
-		w, err := cs.Pods("default").Watch(t.Context(), client.ListOptions{
-			ResourceVersion: first.ResourceVersion, AllowWatchBookmarks: true,
-		})
-		require.NoError(t, err)
-		defer w.Stop()
-		// The shared etcd sends progress notifications every 100ms to a
-		// quiet watch once its revision reached the watch's start; the API
-		// server turns them into bookmarks. A write elsewhere (an event is
-		// another resource) moves the revision past the start.
-		_, err = cs.Events("default").Create(t.Context(), &corev1.Event{
-			ObjectMeta:          metav1.ObjectMeta{Name: "tick"},
-			InvolvedObject:      corev1.ObjectReference{Kind: "Pod", Namespace: "default", Name: "p-0"},
-			ReportingController: "test", ReportingInstance: "test-1",
-		}, client.WriteOptions{})
-		require.NoError(t, err)
-		ev := nextEvent(t, w)
-		require.Equal(t, watch.Bookmark, ev.Type)
-		pod := ev.Object.(*corev1.Pod)
-		assert.NotEmpty(t, pod.ResourceVersion, "a bookmark carries a resourceVersion")
-		assert.Empty(t, pod.Name, "and nothing else")
+	// The watch cache sends bookmarks every BookmarkFrequency; a short one
+	// keeps the test quick.
+	api := newAPIServer(t, storagetest.Prefix(t), func(o *apiserver.Options) { o.BookmarkFrequency = 100 * time.Millisecond })
+	cs := newClientset(t, client.Config{Host: "http://in-memory", Transport: client.NewInMemoryTransport(api.Handler()), BearerToken: adminToken})
+	first := createPods(t, cs, "p", 1, nil)[0]
+	w, err := cs.Pods("default").Watch(t.Context(), client.ListOptions{
+		ResourceVersion: first.ResourceVersion, AllowWatchBookmarks: true,
 	})
+	require.NoError(t, err)
+	defer w.Stop()
+	ev := nextEvent(t, w)
+	require.Equal(t, watch.Bookmark, ev.Type)
+	pod := ev.Object.(*corev1.Pod)
+	assert.NotEmpty(t, pod.ResourceVersion, "a bookmark carries a resourceVersion")
+	assert.Empty(t, pod.Name, "and nothing else")
 }
 
 func TestWatchRefusedIsAnError(t *testing.T) {

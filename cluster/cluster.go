@@ -109,14 +109,15 @@ const etcdStartTimeout = 30 * time.Second
 // started has stopped. Startup, in order:
 //
 //  1. etcd: the given client, an external cluster, or an embedded server;
-//  2. the API server, listening on ListenAddr, with a fresh CA;
-//  3. the system namespaces (default, kube-system, ...);
-//  4. the etcd compactor;
-//  5. Ready is closed.
+//  2. the API server's watch caches, synced;
+//  3. the API server, listening on ListenAddr, with a fresh CA;
+//  4. the system namespaces (default, kube-system, ...);
+//  5. the etcd compactor;
+//  6. Ready is closed.
 //
 // Shutdown is the reverse: the API server stops serving (its watches end
-// first), the compactor stops, then the etcd client closes, then the
-// embedded etcd stops.
+// first), the compactor and the watch caches stop, then the etcd client
+// closes, then the embedded etcd stops.
 func (c *Cluster) Start(ctx context.Context) (err error) {
 	etcdClient, closeEtcd, err := c.startEtcd(ctx)
 	if err != nil {
@@ -150,6 +151,14 @@ func (c *Cluster) Start(ctx context.Context) (err error) {
 	if err != nil {
 		return fmt.Errorf("cluster: %w", err)
 	}
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	serverCtx, stopServer := context.WithCancel(ctx)
+	defer stopServer()
+	wg.Go(func() { _ = server.Start(serverCtx) })
+	if err := server.WaitReady(ctx); err != nil {
+		return fmt.Errorf("cluster: watch caches: %w", err)
+	}
 	ln, err := net.Listen("tcp", c.opts.ListenAddr)
 	if err != nil {
 		return fmt.Errorf("cluster: listen: %w", err)
@@ -173,9 +182,7 @@ func (c *Cluster) Start(ctx context.Context) (err error) {
 	compactor := storage.NewCompactor(etcdClient, storage.CompactorOptions{
 		Interval: c.opts.CompactionInterval, Clock: c.opts.Clock, Logger: c.log,
 	})
-	var wg sync.WaitGroup
-	wg.Go(func() { _ = compactor.Start(ctx) })
-	defer wg.Wait()
+	wg.Go(func() { _ = compactor.Start(serverCtx) })
 
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- server.Serve(ctx, tls.NewListener(ln, certs.serverTLS())) }()

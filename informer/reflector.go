@@ -191,20 +191,23 @@ func (r *Reflector) setLastSyncRV(rv string) {
 	r.lastSyncRV = rv
 }
 
-// relistResourceVersion is where the next LIST reads: "0" (any recent
-// state, which a cache may serve) the first time, then no older than the
-// last resourceVersion seen, so the store never goes back in time; the
-// latest state ("") once that version was refused with 410.
+// relistResourceVersion is where the next LIST reads: the latest state
+// ("", a consistent read) the first time and once the last version was
+// refused with 410, otherwise no older than the last resourceVersion seen,
+// so the store never goes back in time.
+//
+// client-go reads "0" the first time, which the watch cache may serve from
+// a state a moment old. minicp reads consistently instead, so HasSynced
+// means every object written before the informer started is in its store:
+// what a test waiting for sync expects. The cost is one read from etcd per
+// informer start.
 //
 // Upstream: k8s.io/client-go/tools/cache (Reflector.relistResourceVersion).
 func (r *Reflector) relistResourceVersion() string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	switch {
-	case r.lastSyncRVUnavailable:
+	if r.lastSyncRVUnavailable {
 		return ""
-	case r.lastSyncRV == "":
-		return "0"
 	}
 	return r.lastSyncRV
 }

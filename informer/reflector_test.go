@@ -209,7 +209,7 @@ func TestReflectorListThenWatch(t *testing.T) {
 	r := startReflector(t, lw, store, informer.ReflectorOptions{Clock: clk, LabelSelector: "app=web"})
 
 	l := lw.expectList(t)
-	assert.Equal(t, "0", l.opts.ResourceVersion, "the first list may be served from a cache")
+	assert.Equal(t, "", l.opts.ResourceVersion, "the first list is consistent (read from etcd)")
 	assert.Equal(t, "app=web", l.opts.LabelSelector)
 	l.reply <- listReply{list: podList("10", pod("default", "a", "7", ""))}
 	assert.Equal(t, "replace@10 a@7", store.next(t))

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/apiserver"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/cluster"
 	"github.com/minicp/minicp/informer"
@@ -108,7 +109,9 @@ func TestInformerSurvivesAPIServerRestartHTTPS(t *testing.T) {
 // gets 410 Expired, it relists, and reports the pod deleted meanwhile as
 // a DeletedFinalStateUnknown.
 func TestInformerRelistsAfterCompaction(t *testing.T) {
-	api := newAPIServer(t, storagetest.Prefix(t))
+	// Without a watch cache, so the re-watch reaches etcd, whose history is
+	// compacted: a watch cache would still hold the events and resume.
+	api := newAPIServer(t, storagetest.Prefix(t), func(o *apiserver.Options) { o.WatchCacheDisabled = true })
 	ft := newFaultTransport(client.NewInMemoryTransport(api.Handler()))
 	cs := newClientset(t, ft)
 	direct := newClientset(t, client.NewInMemoryTransport(api.Handler()))

@@ -88,6 +88,29 @@ func (s *Store) Watch(ctx context.Context, key string, opts ListOptions) (watch.
 	return w, nil
 }
 
+// RequestWatchProgress asks etcd to send, soon, a progress notification to
+// every watch of this Store's client that asked for them
+// (ListOptions.ProgressNotify): each gets a Bookmark at etcd's current
+// revision, instead of waiting out etcd's progress interval (10 minutes by
+// default). etcd answers only when all those watches are up to date, and
+// not at all for a watch whose start revision etcd has not reached, so a
+// caller that needs the bookmark asks again after a while. It does not
+// block beyond handing the request to the client. ctx must carry no gRPC
+// metadata of its own: the request goes to the stream of the watches whose
+// context metadata matches, and Watch adds only "require leader".
+//
+// It is an optional capability, not part of Interface: the watch cache
+// (watchcache.Cacher) looks for it by type assertion to bring its
+// resourceVersion up to a revision a client asks for.
+//
+// Upstream: k8s.io/apiserver/pkg/storage/etcd3 (store.RequestWatchProgress).
+func (s *Store) RequestWatchProgress(ctx context.Context) error {
+	if err := s.client.RequestProgress(clientv3.WithRequireLeader(ctx)); err != nil {
+		return fmt.Errorf("request watch progress: %w", err)
+	}
+	return nil
+}
+
 // watcher is one running watch. Its goroutine (run) is the only sender on
 // resultCh and closes it when it returns.
 //

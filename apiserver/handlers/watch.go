@@ -90,7 +90,10 @@ func (s *Scope) watchObject(r *http.Request, ev watch.Event, out output) (any, e
 		return ev.Object, nil
 	}
 	obj := ev.Object
-	if _, isStatus := obj.(*metav1.Status); !isStatus {
+	// Event objects from the watch cache are shared by every watcher: write
+	// to them only when they lack a kind (bookmarks), never otherwise.
+	if _, isStatus := obj.(*metav1.Status); !isStatus && obj.GetTypeMeta().Kind == "" {
+		obj = obj.DeepCopyObject()
 		_ = s.Store.Scheme.SetTypeMeta(obj)
 	}
 	if out == outputTable && s.Tables != nil && ev.Type != watch.Bookmark {

@@ -85,7 +85,7 @@ func (s *Store) predicate(opts ListOptions) storage.Predicate {
 	return storage.Predicate{
 		Label:    opts.LabelSelector,
 		Field:    opts.FieldSelector,
-		GetAttrs: s.attrs,
+		GetAttrs: s.Attrs,
 		Limit:    opts.Limit,
 		Continue: opts.Continue,
 	}

@@ -120,10 +120,12 @@ func (s *Store) listKey(ns string) string {
 	return storage.NamespaceRootKey(s.KeyRoot(), ns)
 }
 
-// setTypeMeta fills kind and apiVersion, which storage does not keep
-// trustworthy (a client may have sent anything).
+// setTypeMeta fills kind and apiVersion when they are missing. Objects
+// are stored with them, so this writes only to objects that never went
+// through storage: objects the watch cache shares between readers are
+// left untouched.
 func (s *Store) setTypeMeta(obj runtime.Object) runtime.Object {
-	if obj != nil {
+	if obj != nil && obj.GetTypeMeta().Kind == "" {
 		_ = s.Scheme.SetTypeMeta(obj)
 	}
 	return obj

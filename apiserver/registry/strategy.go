@@ -63,8 +63,9 @@ type ValidateObjectFunc func(ctx context.Context, obj, old runtime.Object) error
 // includes mutating admission.
 type UpdatedObjectFunc func(ctx context.Context, old runtime.Object) (runtime.Object, error)
 
-// attrs returns the labels and selectable fields of obj.
-func (s *Store) attrs(obj runtime.Object) (labels.Set, fields.Set, error) {
+// Attrs returns the labels and selectable fields of obj: what label and
+// field selectors match against, for storage and the watch cache alike.
+func (s *Store) Attrs(obj runtime.Object) (labels.Set, fields.Set, error) {
 	meta, err := metav1.Accessor(obj)
 	if err != nil {
 		return nil, nil, err
