@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/time/rate"
 
+	coordinationv1 "github.com/minicp/minicp/api/coordination/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/clock"
@@ -72,12 +73,14 @@ func New(cfg Config) (*Client, error) {
 	}, nil
 }
 
-// NewScheme returns a Scheme with the kinds and resources of core/v1: the
-// default Config.Scheme.
+// NewScheme returns a Scheme with the built-in kinds and resources
+// (core/v1, coordination.k8s.io/v1): the default Config.Scheme.
 func NewScheme() (*runtime.Scheme, error) {
 	s := runtime.NewScheme()
-	if err := corev1.AddToScheme(s); err != nil {
-		return nil, fmt.Errorf("client: %w", err)
+	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, coordinationv1.AddToScheme} {
+		if err := add(s); err != nil {
+			return nil, fmt.Errorf("client: %w", err)
+		}
 	}
 	return s, nil
 }

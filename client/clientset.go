@@ -3,6 +3,7 @@ package client
 import (
 	"fmt"
 
+	coordinationv1 "github.com/minicp/minicp/api/coordination/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
 )
 
@@ -16,6 +17,8 @@ type (
 	NamespaceClient = Resource[*corev1.Namespace, *corev1.NamespaceList]
 	// EventClient is the client of events.
 	EventClient = Resource[*corev1.Event, *corev1.EventList]
+	// LeaseClient is the client of coordination.k8s.io leases.
+	LeaseClient = Resource[*coordinationv1.Lease, *coordinationv1.LeaseList]
 )
 
 // Clientset is the typed clients of core/v1 over one Client, built once
@@ -28,6 +31,7 @@ type Clientset struct {
 	nodes      *NodeClient
 	namespaces *NamespaceClient
 	events     *EventClient
+	leases     *LeaseClient
 }
 
 // NewClientset returns the core/v1 clients over c, whose scheme must hold
@@ -45,6 +49,9 @@ func NewClientset(c *Client) (*Clientset, error) {
 		return nil, fmt.Errorf("client: clientset: %w", err)
 	}
 	if cs.events, err = NewResource[*corev1.Event, *corev1.EventList](c, corev1.SchemeGroupVersion.WithResource("events")); err != nil {
+		return nil, fmt.Errorf("client: clientset: %w", err)
+	}
+	if cs.leases, err = NewResource[*coordinationv1.Lease, *coordinationv1.LeaseList](c, coordinationv1.SchemeGroupVersion.WithResource("leases")); err != nil {
 		return nil, fmt.Errorf("client: clientset: %w", err)
 	}
 	return cs, nil
@@ -65,3 +72,7 @@ func (cs *Clientset) Namespaces() *NamespaceClient { return cs.namespaces }
 // Events returns the events client of namespace ns ("" for all
 // namespaces).
 func (cs *Clientset) Events(ns string) *EventClient { return cs.events.Namespace(ns) }
+
+// Leases returns the leases client of namespace ns ("" for all
+// namespaces).
+func (cs *Clientset) Leases(ns string) *LeaseClient { return cs.leases.Namespace(ns) }
