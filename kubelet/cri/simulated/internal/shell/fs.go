@@ -1,0 +1,68 @@
+package shell
+
+import (
+	"maps"
+	"path"
+	"strings"
+)
+
+// FS is a container's file system: a flat map from absolute path to
+// content, enough for `echo ok > /tmp/healthy` and an exec probe's
+// `cat /tmp/healthy`. Directories exist implicitly. Not safe for
+// concurrent use.
+type FS struct {
+	files map[string]string
+}
+
+// NewFS returns a file system holding files (path to content); it takes
+// ownership of nothing.
+func NewFS(files map[string]string) *FS {
+	fs := &FS{files: make(map[string]string, len(files))}
+	maps.Copy(fs.files, files)
+	return fs
+}
+
+// Read returns the content of the file at the absolute path name.
+func (fs *FS) Read(name string) (string, bool) {
+	data, ok := fs.files[path.Clean(name)]
+	return data, ok
+}
+
+// Write writes data to name, creating it, after what it holds if
+// appending.
+func (fs *FS) Write(name, data string, appending bool) {
+	name = path.Clean(name)
+	if appending {
+		data = fs.files[name] + data
+	}
+	fs.files[name] = data
+}
+
+// Remove removes name and reports whether it existed.
+func (fs *FS) Remove(name string) bool {
+	name = path.Clean(name)
+	_, ok := fs.files[name]
+	delete(fs.files, name)
+	return ok
+}
+
+// standardDirs exist in every image.
+var standardDirs = map[string]bool{
+	"/": true, "/bin": true, "/dev": true, "/etc": true, "/home": true, "/proc": true,
+	"/root": true, "/tmp": true, "/usr": true, "/usr/bin": true, "/var": true, "/var/log": true,
+}
+
+// IsDir reports whether name is a standard directory or holds a file.
+func (fs *FS) IsDir(name string) bool {
+	name = path.Clean(name)
+	if standardDirs[name] {
+		return true
+	}
+	prefix := strings.TrimSuffix(name, "/") + "/"
+	for f := range fs.files {
+		if strings.HasPrefix(f, prefix) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,382 @@
+package simulated
+
+import (
+	"container/heap"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/netip"
+	"sync"
+	"time"
+
+	"github.com/minicp/minicp/clock"
+	"github.com/minicp/minicp/kubelet/cni"
+	"github.com/minicp/minicp/kubelet/cri"
+	"github.com/minicp/minicp/logging"
+)
+
+// ErrStopped is returned by calls that would start something after Start
+// has returned. It wraps cri.ErrFailedPrecondition.
+var ErrStopped = fmt.Errorf("simulated runtime is stopped: %w", cri.ErrFailedPrecondition)
+
+// DefaultPauseImage is the sandbox image, as containerd's sandbox_image.
+const DefaultPauseImage = "registry.k8s.io/pause:3.10"
+
+// DefaultMaxLogBytes bounds each container's log: the kubelet rotates at
+// 10 MiB on disk, but these logs live in memory, next to hundreds of
+// other containers.
+const DefaultMaxLogBytes = 1 << 20
+
+// Options configure a Runtime. The zero value works.
+type Options struct {
+	// Clock times everything: sleeps, grace periods, pulls, timestamps.
+	// Defaults to clock.Real.
+	Clock clock.Clock
+	// Logger defaults to discarding.
+	Logger *slog.Logger
+	// Network gives sandboxes their IPs. Defaults to a cni.HostLocal on
+	// cni.DefaultSubnet; a kubelet passes one on its node's podCIDR.
+	Network cni.Plugin
+	// PauseImage is the image of sandboxes' pause containers. Defaults to
+	// DefaultPauseImage.
+	PauseImage string
+	// PullDelay returns how long pulling an image (its normalized name,
+	// "docker.io/library/nginx:latest") takes on Clock. Defaults to no
+	// time at all.
+	PullDelay func(image string) time.Duration
+	// PullError returns why pulling an image (its normalized name) fails,
+	// or nil. Defaults to DefaultPullError.
+	PullError func(image string) error
+	// MaxLogBytes bounds each container's log; older lines are dropped.
+	// Defaults to DefaultMaxLogBytes.
+	MaxLogBytes int
+}
+
+// Runtime is an in-process container runtime: a cri.RuntimeService and
+// cri.ImageManagerService whose containers are simulated (see the package
+// doc). Create it with New and run Start; it is safe for concurrent use.
+type Runtime struct {
+	clock       clock.Clock
+	logger      *slog.Logger
+	network     cni.Plugin
+	pauseImage  string
+	pullDelay   func(string) time.Duration
+	pullError   func(string) error
+	maxLogBytes int
+	// timer wakes Start's loop for the earliest sleeping container. There
+	// is one timer per runtime, not one per container: a sleeping
+	// container is an entry in wakeups and nothing else.
+	timer clock.Timer
+	// kickCh (buffer 1) wakes Start's loop when work is due that the
+	// timer cannot signal: see rearmLocked.
+	kickCh chan struct{}
+	// wg counts the goroutines the runtime owns: Start's caller aside,
+	// the HTTP servers of serving containers.
+	wg sync.WaitGroup
+
+	// mu guards every field below, and every sandbox and container.
+	mu          sync.Mutex
+	sandboxes   map[string]*sandbox
+	sandboxByIP map[netip.Addr]*sandbox
+	containers  map[string]*container
+	images      map[string]*image // by ID
+	imageByTag  map[string]*image
+	// names are the reserved sandbox and container names; a name is in
+	// names if and only if its object exists (see sandboxKey,
+	// containerKey).
+	names map[string]string
+	// wakeups holds the sleeping containers, earliest first: a container
+	// is in wakeups if and only if its wakeAt is not zero.
+	wakeups wakeupHeap
+	// armedAt is the deadline timer is set for, when armed.
+	armed   bool
+	armedAt time.Time
+	// effects run after mu is released (see unlock): starting and closing
+	// HTTP servers, which is I/O.
+	effects []func()
+	// changedCh is closed and cleared when a sandbox or container changes
+	// state; nil until someone asks for it (Changed).
+	changedCh chan struct{}
+	seq       uint64
+	started   bool
+	stopped   bool
+}
+
+var (
+	_ cri.RuntimeService      = (*Runtime)(nil)
+	_ cri.ImageManagerService = (*Runtime)(nil)
+)
+
+// New returns a Runtime. It starts no goroutine; Start does.
+func New(opts Options) (*Runtime, error) {
+	r := &Runtime{
+		clock:       opts.Clock,
+		logger:      logging.OrDiscard(opts.Logger).With("component", "runtime"),
+		network:     opts.Network,
+		pauseImage:  opts.PauseImage,
+		pullDelay:   opts.PullDelay,
+		pullError:   opts.PullError,
+		maxLogBytes: opts.MaxLogBytes,
+		sandboxes:   map[string]*sandbox{},
+		sandboxByIP: map[netip.Addr]*sandbox{},
+		containers:  map[string]*container{},
+		images:      map[string]*image{},
+		imageByTag:  map[string]*image{},
+		names:       map[string]string{},
+		kickCh:      make(chan struct{}, 1),
+	}
+	if r.clock == nil {
+		r.clock = clock.Real
+	}
+	if r.network == nil {
+		ipam, err := cni.New(cni.Options{})
+		if err != nil {
+			return nil, fmt.Errorf("simulated runtime: default network: %w", err)
+		}
+		r.network = ipam
+	}
+	if r.pauseImage == "" {
+		r.pauseImage = DefaultPauseImage
+	}
+	if _, err := normalizeImage(r.pauseImage); err != nil {
+		return nil, fmt.Errorf("simulated runtime: pause image: %w", err)
+	}
+	if r.pullError == nil {
+		r.pullError = DefaultPullError
+	}
+	if r.maxLogBytes <= 0 {
+		r.maxLogBytes = DefaultMaxLogBytes
+	}
+	r.timer = r.clock.NewTimer(time.Hour)
+	r.timer.Stop()
+	return r, nil
+}
+
+// Start runs the runtime until ctx is done: it wakes sleeping containers
+// when their time comes. Containers make progress in time only while
+// Start runs. When ctx is done Start
+//
+//  1. refuses new sandboxes and container starts (ErrStopped);
+//  2. kills every running container (exit code 137) and stops every
+//     sandbox, closing the HTTP servers;
+//  3. releases the sandboxes' IPs (cni Del);
+//  4. waits for every goroutine it started, and returns nil.
+//
+// Start may be called once.
+func (r *Runtime) Start(ctx context.Context) error {
+	r.mu.Lock()
+	if r.started {
+		r.mu.Unlock()
+		return errors.New("simulated runtime: Start called twice")
+	}
+	r.started = true
+	r.mu.Unlock()
+	r.logger.Info("starting")
+	for {
+		select {
+		case <-ctx.Done():
+			r.shutdown(context.WithoutCancel(ctx))
+			r.logger.Info("stopped")
+			return nil
+		case <-r.timer.C():
+			// lock and unlock run whatever is due.
+			r.lock()
+			r.unlock()
+		case <-r.kickCh:
+			r.lock()
+			r.unlock()
+		}
+	}
+}
+
+func (r *Runtime) shutdown(ctx context.Context) {
+	r.lock()
+	r.stopped = true
+	now := r.clock.Now()
+	var ids []string
+	for _, c := range r.containers {
+		r.exitLocked(c, exit{code: 137, reason: cri.ReasonError, message: "killed: the container runtime stopped", at: now})
+	}
+	for id, sb := range r.sandboxes {
+		if sb.state == cri.SandboxReady {
+			r.stopSandboxLocked(sb)
+			ids = append(ids, id)
+		}
+	}
+	r.timer.Stop()
+	r.armed = false
+	r.unlock()
+	for _, id := range ids {
+		if err := r.network.Del(ctx, cni.RuntimeConf{ContainerID: id, IfName: "eth0"}); err != nil {
+			r.logger.Warn("releasing a sandbox's network failed", "err", err)
+		}
+	}
+	r.wg.Wait()
+}
+
+// Changed returns a channel that is closed at the next change of any
+// sandbox's or container's state (created, started, exited, removed).
+// Call it again after it fires. A kubelet's PLEG relists when it fires
+// instead of on a ticker; a test waits with it instead of polling.
+//
+// Upstream: the evented PLEG (RuntimeService.GetContainerEvents) plays
+// this part; the generic PLEG relists every second.
+func (r *Runtime) Changed() <-chan struct{} {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.changedCh == nil {
+		r.changedCh = make(chan struct{})
+	}
+	return r.changedCh
+}
+
+func (r *Runtime) changedLocked() {
+	if r.changedCh != nil {
+		close(r.changedCh)
+		r.changedCh = nil
+	}
+}
+
+// lock takes mu and brings every container up to the clock's time, so
+// that what the caller reads is current even if Start's loop has not
+// woken yet.
+func (r *Runtime) lock() {
+	r.mu.Lock()
+	r.advanceLocked()
+}
+
+// unlock runs what became due while mu was held, sets the timer for the
+// next wake-up, releases mu and then runs the effects queued under it.
+func (r *Runtime) unlock() {
+	r.advanceLocked()
+	r.rearmLocked()
+	effects := r.effects
+	r.effects = nil
+	r.mu.Unlock()
+	for _, f := range effects {
+		f()
+	}
+}
+
+// maxWakeupsPerRound bounds the wake-ups one advanceLocked runs, so that
+// a clock stepped far ahead of looping containers (a year, for a script
+// that sleeps a second at a time) is caught up in rounds between which
+// other callers get mu, rather than in one long hold.
+const maxWakeupsPerRound = 10_000
+
+// advanceLocked resumes every container whose sleep ended by now, up to
+// maxWakeupsPerRound (Start's loop runs the rest). A container resumes at
+// the time its sleep was due, not at now, so its log and exit times do
+// not depend on when the loop woke (a clocktest.Fake stepped by an hour
+// still runs a script's one-second sleeps one second apart).
+func (r *Runtime) advanceLocked() {
+	if len(r.wakeups) == 0 {
+		return
+	}
+	now := r.clock.Now()
+	for range maxWakeupsPerRound {
+		if len(r.wakeups) == 0 || r.wakeups[0].wakeAt.After(now) {
+			return
+		}
+		c := heap.Pop(&r.wakeups).(*container)
+		at := c.wakeAt
+		c.wakeAt = time.Time{}
+		if c.proc != nil {
+			r.resultLocked(c, c.proc.Run(at), at)
+		}
+	}
+}
+
+// rearmLocked sets timer for the earliest wake-up.
+func (r *Runtime) rearmLocked() {
+	if r.stopped {
+		return
+	}
+	if len(r.wakeups) == 0 {
+		if r.armed {
+			r.timer.Stop()
+			r.armed = false
+		}
+		return
+	}
+	next := r.wakeups[0].wakeAt
+	if r.armed && next.Equal(r.armedAt) {
+		return
+	}
+	// The clock may have moved since advanceLocked read it. A timer set
+	// for a past deadline would, on a fake clock, fire only at the next
+	// step; and running the due work here could go on for as long as
+	// someone keeps stepping the clock, holding mu. So Start's loop runs
+	// it, in a round of its own.
+	d := next.Sub(r.clock.Now())
+	if d <= 0 {
+		select {
+		case r.kickCh <- struct{}{}:
+		default: // a kick is already pending
+		}
+		return
+	}
+	r.timer.Reset(d)
+	r.armed, r.armedAt = true, next
+}
+
+func (r *Runtime) sleepLocked(c *container, until time.Time) {
+	if c.wakeAt.IsZero() {
+		c.wakeAt = until
+		heap.Push(&r.wakeups, c)
+		return
+	}
+	c.wakeAt = until
+	heap.Fix(&r.wakeups, c.heapIndex)
+}
+
+func (r *Runtime) cancelSleepLocked(c *container) {
+	if !c.wakeAt.IsZero() {
+		heap.Remove(&r.wakeups, c.heapIndex)
+		c.wakeAt = time.Time{}
+	}
+}
+
+func (r *Runtime) nextSeqLocked() uint64 {
+	r.seq++
+	return r.seq
+}
+
+// newID returns 64 random hex digits, as containerd's IDs are.
+func newID() string {
+	var b [32]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// wakeupHeap orders sleeping containers by wakeAt, then by creation, so
+// that containers due at the same time run in a fixed order.
+type wakeupHeap []*container
+
+func (h wakeupHeap) Len() int { return len(h) }
+func (h wakeupHeap) Less(i, j int) bool {
+	if !h[i].wakeAt.Equal(h[j].wakeAt) {
+		return h[i].wakeAt.Before(h[j].wakeAt)
+	}
+	return h[i].seq < h[j].seq
+}
+func (h wakeupHeap) Swap(i, j int) {
+	h[i], h[j] = h[j], h[i]
+	h[i].heapIndex, h[j].heapIndex = i, j
+}
+func (h *wakeupHeap) Push(x any) {
+	c := x.(*container)
+	c.heapIndex = len(*h)
+	*h = append(*h, c)
+}
+func (h *wakeupHeap) Pop() any {
+	old := *h
+	c := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h = old[:len(old)-1]
+	c.heapIndex = -1
+	return c
+}
