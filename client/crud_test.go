@@ -85,7 +85,10 @@ func TestPatch(t *testing.T) {
 				check: func(t *testing.T, p *corev1.Pod) { assert.Equal(t, corev1.PodRunning, p.Status.Phase) }},
 			{name: "failed test op", pt: client.JSONPatchType, patch: `[{"op":"test","path":"/metadata/name","value":"x"}]`,
 				errIs: apierrors.IsInvalid},
-			{name: "strategic merge", pt: "application/strategic-merge-patch+json", patch: `{}`,
+			{name: "strategic merge", pt: client.StrategicMergePatchType,
+				patch: `{"spec":{"containers":[{"name":"c","image":"busybox:2"}]}}`,
+				check: func(t *testing.T, p *corev1.Pod) { assert.Equal(t, "busybox:2", p.Spec.Containers[0].Image) }},
+			{name: "server-side apply", pt: "application/apply-patch+yaml", patch: `{}`,
 				errIs: apierrors.IsUnsupportedMediaType},
 		}
 		for _, tc := range tests {

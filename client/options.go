@@ -97,11 +97,14 @@ func (o WriteOptions) query() url.Values {
 // Upstream: k8s.io/apimachinery/pkg/types (PatchType).
 type PatchType string
 
-// The patch types minicp's API server accepts. Strategic merge and apply
-// patches are answered with 415 Unsupported Media Type.
+// The patch types minicp's API server accepts. Server-side apply patches
+// are answered with 415 Unsupported Media Type.
 const (
 	// JSONPatchType is RFC 6902: a list of operations.
 	JSONPatchType PatchType = "application/json-patch+json"
 	// MergePatchType is RFC 7386: a partial object, null deleting a field.
 	MergePatchType PatchType = "application/merge-patch+json"
+	// StrategicMergePatchType merges lists by key (containers by name)
+	// following the types' patchStrategy tags, as kubectl apply sends.
+	StrategicMergePatchType PatchType = "application/strategic-merge-patch+json"
 )

@@ -3,14 +3,18 @@ package handlers
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"mime"
 	"net/http"
+	"reflect"
+	"strings"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
 
 	"github.com/minicp/minicp/api/apierrors"
 	"github.com/minicp/minicp/api/runtime"
+	"github.com/minicp/minicp/api/strategicpatch"
 	"github.com/minicp/minicp/apiserver/request"
 	"github.com/minicp/minicp/apiserver/responsewriters"
 )
@@ -23,22 +27,31 @@ const (
 	applyPatchType          = "application/apply-patch+yaml"
 )
 
-// Patch serves PATCH with a JSON merge patch (RFC 7386) or a JSON patch
-// (RFC 6902). The patch is applied to the current stored object inside the
-// storage retry loop, so concurrent writers never lose each other's
-// changes; a patch that sets metadata.resourceVersion makes the write
-// conditional on it. Strategic merge and server-side apply are not
-// supported yet and get 415.
+// Patch serves PATCH with a JSON merge patch (RFC 7386), a JSON patch
+// (RFC 6902) or a strategic merge patch (what kubectl apply, edit, patch,
+// label and set image send). The patch is applied to the current stored
+// object inside the storage retry loop, so concurrent writers never lose
+// each other's changes; a patch that sets metadata.resourceVersion makes
+// the write conditional on it. Server-side apply is not supported yet and
+// gets 415.
 func (s *Scope) Patch(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	info, _ := request.RequestInfoFrom(ctx)
 	ct := r.Header.Get("Content-Type")
 	mt, _, err := mime.ParseMediaType(ct)
-	if err != nil || (mt != jsonPatchType && mt != mergePatchType) {
+	schema, smpOK := s.strategicMergeSchema()
+	if err != nil || (mt != jsonPatchType && mt != mergePatchType && (mt != strategicMergePatchType || !smpOK)) {
 		se := apierrors.NewUnsupportedMediaType(ct)
-		se.ErrStatus.Message = fmt.Sprintf("the body of the request was in an unknown format - accepted media types include: %s, %s", jsonPatchType, mergePatchType)
-		if mt == strategicMergePatchType || mt == applyPatchType {
-			se.ErrStatus.Message += fmt.Sprintf("; %s is not supported by minicp yet", mt)
+		accepted := []string{jsonPatchType, mergePatchType}
+		if smpOK {
+			accepted = append(accepted, strategicMergePatchType)
+		}
+		se.ErrStatus.Message = "the body of the request was in an unknown format - accepted media types include: " + strings.Join(accepted, ", ")
+		switch {
+		case mt == applyPatchType:
+			se.ErrStatus.Message += fmt.Sprintf("; %s (server-side apply) is not supported by minicp yet: use kubectl apply without --server-side", mt)
+		case mt == strategicMergePatchType:
+			se.ErrStatus.Message += fmt.Sprintf("; %s is not supported for %s, which has no Go type to read patch strategies from", mt, s.Store.GroupResource())
 		}
 		responsewriters.WriteError(w, r, se)
 		return
@@ -55,7 +68,11 @@ func (s *Scope) Patch(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	} else if !json.Valid(patch) {
-		responsewriters.WriteError(w, r, apierrors.NewBadRequest("the merge patch is not valid JSON"))
+		kind := "merge"
+		if mt == strategicMergePatchType {
+			kind = "strategic merge"
+		}
+		responsewriters.WriteError(w, r, apierrors.NewBadRequest(fmt.Sprintf("the %s patch is not valid JSON", kind)))
 		return
 	}
 	mode, err := parseFieldValidation(r)
@@ -77,20 +94,30 @@ func (s *Scope) Patch(w http.ResponseWriter, r *http.Request) {
 			return nil, apierrors.NewInternalError(err)
 		}
 		var patched []byte
-		if jp != nil {
+		switch {
+		case jp != nil:
 			patched, err = jp.Apply(current)
-		} else {
+		case mt == strategicMergePatchType:
+			if patched, err = strategicpatch.StrategicMergePatch(current, patch, schema); err != nil {
+				return nil, s.strategicMergePatchError(info.Name, patch, err)
+			}
+		default:
 			patched, err = jsonpatch.MergePatch(current, patch)
 		}
 		if err != nil {
 			// A test operation that fails or a path that does not exist is
 			// the client's mistake: 422, as kube-apiserver answers.
-			return nil, apierrors.NewInvalid(s.Store.Resource.GVK(), info.Name, apierrors.FieldErrors{
-				apierrors.Invalid("patch", string(patch), err.Error())})
+			return nil, s.invalidPatch(info.Name, patch, err)
 		}
 		obj := s.Store.New()
 		unknown, err := runtime.Decode(patched, obj)
 		if err != nil {
+			if mt == strategicMergePatchType {
+				// A patch that gives a field a value of the wrong type
+				// merges fine but does not decode: 422, as kube-apiserver
+				// answers (applyPatchToObject).
+				return nil, s.invalidPatch(info.Name, patch, err)
+			}
 			return nil, apierrors.NewBadRequest(err.Error())
 		}
 		if err := checkUnknownFields(w, mode, unknown); err != nil {
@@ -102,4 +129,42 @@ func (s *Scope) Patch(w http.ResponseWriter, r *http.Request) {
 		return obj, nil
 	}
 	s.update(w, r, info, s.admitted(newObj, info, dryRun), dryRun)
+}
+
+// strategicMergeSchema returns the Go type a strategic merge patch of this
+// resource follows, and whether there is one: a kind whose Go type decodes
+// itself (as an unstructured custom resource would) has no patch struct
+// tags to read, and, as in Kubernetes, does not take strategic merge
+// patches.
+func (s *Scope) strategicMergeSchema() (reflect.Type, bool) {
+	t := reflect.TypeOf(s.Store.New())
+	if t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct || t.Implements(jsonUnmarshalerType) {
+		return nil, false
+	}
+	return t.Elem(), true
+}
+
+var jsonUnmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+
+// strategicMergePatchError maps an error of strategicpatch.StrategicMergePatch
+// to a Status: a malformed patch is 400, and a patch that does not fit the
+// object is 422. kube-apiserver answers the latter 500 for most of them
+// (upstream: interpretStrategicMergePatchError); minicp never answers 500
+// for bad input.
+func (s *Scope) strategicMergePatchError(name string, patch []byte, err error) error {
+	for _, bad := range []error{
+		strategicpatch.ErrBadJSONDoc, strategicpatch.ErrBadPatchFormatForPrimitiveList,
+		strategicpatch.ErrBadPatchFormatForRetainKeys, strategicpatch.ErrBadPatchFormatForSetElementOrderList,
+	} {
+		if errors.Is(err, bad) {
+			return apierrors.NewBadRequest(err.Error())
+		}
+	}
+	return s.invalidPatch(name, patch, err)
+}
+
+// invalidPatch is the 422 of a patch that cannot be applied to the object.
+func (s *Scope) invalidPatch(name string, patch []byte, err error) error {
+	return apierrors.NewInvalid(s.Store.Resource.GVK(), name, apierrors.FieldErrors{
+		apierrors.Invalid("patch", string(patch), err.Error())})
 }

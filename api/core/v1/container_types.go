@@ -11,16 +11,16 @@ type Container struct {
 	Command    []string        `json:"command,omitempty" protobuf:"bytes,3,rep,name=command"`
 	Args       []string        `json:"args,omitempty" protobuf:"bytes,4,rep,name=args"`
 	WorkingDir string          `json:"workingDir,omitempty" protobuf:"bytes,5,opt,name=workingDir"`
-	Ports      []ContainerPort `json:"ports,omitempty" protobuf:"bytes,6,rep,name=ports"`
+	Ports      []ContainerPort `json:"ports,omitempty" patchStrategy:"merge" patchMergeKey:"containerPort" protobuf:"bytes,6,rep,name=ports"`
 	EnvFrom    []EnvFromSource `json:"envFrom,omitempty" protobuf:"bytes,19,rep,name=envFrom"`
-	Env        []EnvVar        `json:"env,omitempty" protobuf:"bytes,7,rep,name=env"`
+	Env        []EnvVar        `json:"env,omitempty" patchStrategy:"merge" patchMergeKey:"name" protobuf:"bytes,7,rep,name=env"`
 	// Resources are tagged omitzero, unlike upstream which always writes
 	// "resources": {}.
 	Resources ResourceRequirements `json:"resources,omitzero" protobuf:"bytes,8,opt,name=resources"`
 	// RestartPolicy, set to Always on an init container, makes it a
 	// sidecar that keeps running alongside the main containers.
 	RestartPolicy  *ContainerRestartPolicy `json:"restartPolicy,omitempty" protobuf:"bytes,24,opt,name=restartPolicy,casttype=ContainerRestartPolicy"`
-	VolumeMounts   []VolumeMount           `json:"volumeMounts,omitempty" protobuf:"bytes,9,rep,name=volumeMounts"`
+	VolumeMounts   []VolumeMount           `json:"volumeMounts,omitempty" patchStrategy:"merge" patchMergeKey:"mountPath" protobuf:"bytes,9,rep,name=volumeMounts"`
 	LivenessProbe  *Probe                  `json:"livenessProbe,omitempty" protobuf:"bytes,10,opt,name=livenessProbe"`
 	ReadinessProbe *Probe                  `json:"readinessProbe,omitempty" protobuf:"bytes,11,opt,name=readinessProbe"`
 	StartupProbe   *Probe                  `json:"startupProbe,omitempty" protobuf:"bytes,22,opt,name=startupProbe"`

@@ -30,7 +30,7 @@ const FinalizerKubernetes FinalizerName = "kubernetes"
 // NamespaceStatus is the observed state of a Namespace.
 type NamespaceStatus struct {
 	Phase      NamespacePhase       `json:"phase,omitempty" protobuf:"bytes,1,opt,name=phase,casttype=NamespacePhase"`
-	Conditions []NamespaceCondition `json:"conditions,omitempty" protobuf:"bytes,2,rep,name=conditions"`
+	Conditions []NamespaceCondition `json:"conditions,omitempty" patchStrategy:"merge" patchMergeKey:"type" protobuf:"bytes,2,rep,name=conditions"`
 }
 
 // NamespacePhase is the lifecycle phase of a Namespace.

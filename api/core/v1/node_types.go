@@ -21,7 +21,7 @@ type NodeList struct {
 // NodeSpec is the desired state of a Node.
 type NodeSpec struct {
 	PodCIDR  string   `json:"podCIDR,omitempty" protobuf:"bytes,1,opt,name=podCIDR"`
-	PodCIDRs []string `json:"podCIDRs,omitempty" protobuf:"bytes,7,opt,name=podCIDRs"`
+	PodCIDRs []string `json:"podCIDRs,omitempty" protobuf:"bytes,7,opt,name=podCIDRs" patchStrategy:"merge"`
 	// ProviderID is "<provider>://<id>"; once set it cannot change.
 	ProviderID string `json:"providerID,omitempty" protobuf:"bytes,3,opt,name=providerID"`
 	// Unschedulable cordons the node: no new pods are scheduled onto it.
@@ -39,8 +39,8 @@ type NodeStatus struct {
 	Capacity        ResourceList         `json:"capacity,omitempty" protobuf:"bytes,1,rep,name=capacity,casttype=ResourceList,castkey=ResourceName"`
 	Allocatable     ResourceList         `json:"allocatable,omitempty" protobuf:"bytes,2,rep,name=allocatable,casttype=ResourceList,castkey=ResourceName"`
 	Phase           NodePhase            `json:"phase,omitempty" protobuf:"bytes,3,opt,name=phase,casttype=NodePhase"`
-	Conditions      []NodeCondition      `json:"conditions,omitempty" protobuf:"bytes,4,rep,name=conditions"`
-	Addresses       []NodeAddress        `json:"addresses,omitempty" protobuf:"bytes,5,rep,name=addresses"`
+	Conditions      []NodeCondition      `json:"conditions,omitempty" patchStrategy:"merge" patchMergeKey:"type" protobuf:"bytes,4,rep,name=conditions"`
+	Addresses       []NodeAddress        `json:"addresses,omitempty" patchStrategy:"merge" patchMergeKey:"type" protobuf:"bytes,5,rep,name=addresses"`
 	DaemonEndpoints NodeDaemonEndpoints  `json:"daemonEndpoints,omitzero" protobuf:"bytes,6,opt,name=daemonEndpoints"`
 	NodeInfo        NodeSystemInfo       `json:"nodeInfo,omitzero" protobuf:"bytes,7,opt,name=nodeInfo"`
 	Images          []ContainerImage     `json:"images,omitempty" protobuf:"bytes,8,rep,name=images"`

@@ -6,14 +6,14 @@ import metav1 "github.com/minicp/minicp/api/meta/v1"
 // (PodScheduled) and the kubelet (everything else).
 type PodStatus struct {
 	Phase                 PodPhase          `json:"phase,omitempty" protobuf:"bytes,1,opt,name=phase,casttype=PodPhase"`
-	Conditions            []PodCondition    `json:"conditions,omitempty" protobuf:"bytes,2,rep,name=conditions"`
+	Conditions            []PodCondition    `json:"conditions,omitempty" patchStrategy:"merge" patchMergeKey:"type" protobuf:"bytes,2,rep,name=conditions"`
 	Message               string            `json:"message,omitempty" protobuf:"bytes,3,opt,name=message"`
 	Reason                string            `json:"reason,omitempty" protobuf:"bytes,4,opt,name=reason"`
 	NominatedNodeName     string            `json:"nominatedNodeName,omitempty" protobuf:"bytes,11,opt,name=nominatedNodeName"`
 	HostIP                string            `json:"hostIP,omitempty" protobuf:"bytes,5,opt,name=hostIP"`
-	HostIPs               []HostIP          `json:"hostIPs,omitempty" protobuf:"bytes,16,rep,name=hostIPs"`
+	HostIPs               []HostIP          `json:"hostIPs,omitempty" protobuf:"bytes,16,rep,name=hostIPs" patchStrategy:"merge" patchMergeKey:"ip"`
 	PodIP                 string            `json:"podIP,omitempty" protobuf:"bytes,6,opt,name=podIP"`
-	PodIPs                []PodIP           `json:"podIPs,omitempty" protobuf:"bytes,12,rep,name=podIPs"`
+	PodIPs                []PodIP           `json:"podIPs,omitempty" protobuf:"bytes,12,rep,name=podIPs" patchStrategy:"merge" patchMergeKey:"ip"`
 	StartTime             *metav1.Time      `json:"startTime,omitempty" protobuf:"bytes,7,opt,name=startTime"`
 	InitContainerStatuses []ContainerStatus `json:"initContainerStatuses,omitempty" protobuf:"bytes,10,rep,name=initContainerStatuses"`
 	ContainerStatuses     []ContainerStatus `json:"containerStatuses,omitempty" protobuf:"bytes,8,rep,name=containerStatuses"`
@@ -103,7 +103,7 @@ type ContainerStatus struct {
 	Started            *bool                 `json:"started,omitempty" protobuf:"varint,9,opt,name=started"`
 	AllocatedResources ResourceList          `json:"allocatedResources,omitempty" protobuf:"bytes,10,rep,name=allocatedResources,casttype=ResourceList,castkey=ResourceName"`
 	Resources          *ResourceRequirements `json:"resources,omitempty" protobuf:"bytes,11,opt,name=resources"`
-	VolumeMounts       []VolumeMountStatus   `json:"volumeMounts,omitempty" protobuf:"bytes,12,rep,name=volumeMounts"`
+	VolumeMounts       []VolumeMountStatus   `json:"volumeMounts,omitempty" patchStrategy:"merge" patchMergeKey:"mountPath" protobuf:"bytes,12,rep,name=volumeMounts"`
 	User               *ContainerUser        `json:"user,omitempty" protobuf:"bytes,13,opt,name=user,casttype=ContainerUser"`
 }
 

@@ -25,9 +25,9 @@ type PodTemplateSpec struct {
 
 // PodSpec is the desired state of a Pod.
 type PodSpec struct {
-	Volumes        []Volume    `json:"volumes,omitempty" protobuf:"bytes,1,rep,name=volumes"`
-	InitContainers []Container `json:"initContainers,omitempty" protobuf:"bytes,20,rep,name=initContainers"`
-	Containers     []Container `json:"containers" protobuf:"bytes,2,rep,name=containers"`
+	Volumes        []Volume    `json:"volumes,omitempty" patchStrategy:"merge,retainKeys" patchMergeKey:"name" protobuf:"bytes,1,rep,name=volumes"`
+	InitContainers []Container `json:"initContainers,omitempty" patchStrategy:"merge" patchMergeKey:"name" protobuf:"bytes,20,rep,name=initContainers"`
+	Containers     []Container `json:"containers" patchStrategy:"merge" patchMergeKey:"name" protobuf:"bytes,2,rep,name=containers"`
 	// RestartPolicy is Always, OnFailure or Never. Defaults to Always.
 	RestartPolicy RestartPolicy `json:"restartPolicy,omitempty" protobuf:"bytes,3,opt,name=restartPolicy,casttype=RestartPolicy"`
 	// TerminationGracePeriodSeconds is how long the kubelet waits after
@@ -54,14 +54,14 @@ type PodSpec struct {
 	HostIPC               bool                   `json:"hostIPC,omitempty" protobuf:"varint,13,opt,name=hostIPC"`
 	ShareProcessNamespace *bool                  `json:"shareProcessNamespace,omitempty" protobuf:"varint,27,opt,name=shareProcessNamespace"`
 	SecurityContext       *PodSecurityContext    `json:"securityContext,omitempty" protobuf:"bytes,14,opt,name=securityContext"`
-	ImagePullSecrets      []LocalObjectReference `json:"imagePullSecrets,omitempty" protobuf:"bytes,15,rep,name=imagePullSecrets"`
+	ImagePullSecrets      []LocalObjectReference `json:"imagePullSecrets,omitempty" patchStrategy:"merge" patchMergeKey:"name" protobuf:"bytes,15,rep,name=imagePullSecrets"`
 	Hostname              string                 `json:"hostname,omitempty" protobuf:"bytes,16,opt,name=hostname"`
 	Subdomain             string                 `json:"subdomain,omitempty" protobuf:"bytes,17,opt,name=subdomain"`
 	Affinity              *Affinity              `json:"affinity,omitempty" protobuf:"bytes,18,opt,name=affinity"`
 	// SchedulerName picks the scheduler. Defaults to "default-scheduler".
 	SchedulerName     string             `json:"schedulerName,omitempty" protobuf:"bytes,19,opt,name=schedulerName"`
 	Tolerations       []Toleration       `json:"tolerations,omitempty" protobuf:"bytes,22,opt,name=tolerations"`
-	HostAliases       []HostAlias        `json:"hostAliases,omitempty" protobuf:"bytes,23,rep,name=hostAliases"`
+	HostAliases       []HostAlias        `json:"hostAliases,omitempty" patchStrategy:"merge" patchMergeKey:"ip" protobuf:"bytes,23,rep,name=hostAliases"`
 	PriorityClassName string             `json:"priorityClassName,omitempty" protobuf:"bytes,24,opt,name=priorityClassName"`
 	Priority          *int32             `json:"priority,omitempty" protobuf:"bytes,25,opt,name=priority"`
 	DNSConfig         *PodDNSConfig      `json:"dnsConfig,omitempty" protobuf:"bytes,26,opt,name=dnsConfig"`
@@ -72,7 +72,7 @@ type PodSpec struct {
 	EnableServiceLinks        *bool                      `json:"enableServiceLinks,omitempty" protobuf:"varint,30,opt,name=enableServiceLinks"`
 	PreemptionPolicy          *PreemptionPolicy          `json:"preemptionPolicy,omitempty" protobuf:"bytes,31,opt,name=preemptionPolicy"`
 	Overhead                  ResourceList               `json:"overhead,omitempty" protobuf:"bytes,32,opt,name=overhead"`
-	TopologySpreadConstraints []TopologySpreadConstraint `json:"topologySpreadConstraints,omitempty" protobuf:"bytes,33,opt,name=topologySpreadConstraints"`
+	TopologySpreadConstraints []TopologySpreadConstraint `json:"topologySpreadConstraints,omitempty" patchStrategy:"merge" patchMergeKey:"topologyKey" protobuf:"bytes,33,opt,name=topologySpreadConstraints"`
 	SetHostnameAsFQDN         *bool                      `json:"setHostnameAsFQDN,omitempty" protobuf:"varint,35,opt,name=setHostnameAsFQDN"`
 	OS                        *PodOS                     `json:"os,omitempty" protobuf:"bytes,36,opt,name=os"`
 	HostUsers                 *bool                      `json:"hostUsers,omitempty" protobuf:"bytes,37,opt,name=hostUsers"`
