@@ -43,8 +43,7 @@ func (f *Framework) SchedulePod(ctx context.Context, pod *corev1.Pod, nodes []*N
 	if err != nil {
 		return ScheduleResult{}, err
 	}
-	f.logger.DebugContext(ctx, "filtered", "hop", "scheduler.filter", "namespace", pod.Namespace, "pod", pod.Name,
-		"nodes", len(nodes), "feasible", len(feasible))
+	f.logFiltered(ctx, pod, nodes, len(feasible), diagnosis)
 	if len(feasible) == 0 {
 		diagnosis.PostFilterMsg = f.preemptionMessage(ctx, state, pod, nodes, diagnosis)
 		return ScheduleResult{}, &FitError{Pod: pod, NumAllNodes: len(nodes), Diagnosis: diagnosis}
@@ -53,8 +52,7 @@ func (f *Framework) SchedulePod(ctx context.Context, pod *corev1.Pod, nodes []*N
 	if len(feasible) == 1 {
 		// Scoring one node cannot change the choice.
 		result.SuggestedHost = feasible[0].Node().Name
-		f.logger.DebugContext(ctx, "scored", "hop", "scheduler.score", "namespace", pod.Namespace, "pod", pod.Name,
-			"node", result.SuggestedHost, "feasible", 1)
+		f.logScored(ctx, pod, result)
 		return result, nil
 	}
 	scores, err := f.prioritizeNodes(ctx, state, pod, feasible)
@@ -65,8 +63,7 @@ func (f *Framework) SchedulePod(ctx context.Context, pod *corev1.Pod, nodes []*N
 	if result.SuggestedHost, err = SelectHost(scores, r); err != nil {
 		return ScheduleResult{}, err
 	}
-	f.logger.DebugContext(ctx, "scored", "hop", "scheduler.score", "namespace", pod.Namespace, "pod", pod.Name,
-		"node", result.SuggestedHost, "feasible", len(feasible))
+	f.logScored(ctx, pod, result)
 	return result, nil
 }
 
