@@ -82,6 +82,10 @@ func (s *Server) installBuiltinResources() error {
 	}); err != nil {
 		return err
 	}
+	nodes, _ := s.Store(corev1.SchemeGroupVersion.WithResource("nodes"))
+	if err := s.addGetSubresource(gvrPods, "log", core.NewPodLog(pods, nodes, nil)); err != nil {
+		return err
+	}
 	if err := install("events", Resource{Strategy: core.EventStrategy{}, Tables: core.EventTable}); err != nil {
 		return err
 	}

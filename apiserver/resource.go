@@ -46,6 +46,9 @@ type resource struct {
 	create map[string]handlers.CreateSubresourceFunc
 	// createOverride: see Resource.CreateOverride.
 	createOverride *handlers.CreateSubresourceFunc
+	// get are GET-only subresources served by a handler of their own,
+	// such as pods/log (see addGetSubresource).
+	get map[string]http.Handler
 }
 
 // InstallResource starts serving r, with its own storage under the
@@ -214,6 +217,14 @@ func (s *Server) serveSubresource(w http.ResponseWriter, r *http.Request, res *r
 		default:
 			responsewriters.WriteError(w, r, methodNotAllowed(r.Method))
 		}
+		return
+	}
+	if h, ok := res.get[info.Subresource]; ok {
+		if info.Verb != "get" {
+			responsewriters.WriteError(w, r, methodNotAllowed(r.Method))
+			return
+		}
+		h.ServeHTTP(w, r)
 		return
 	}
 	if fn, ok := res.create[info.Subresource]; ok {

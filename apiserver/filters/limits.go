@@ -15,9 +15,10 @@ type Limits struct {
 	// kube-apiserver default: twice etcd's default 1.5 MiB value limit, so
 	// every object etcd can store fits in a request with room for a patch.
 	MaxRequestBodyBytes int64
-	// MaxInFlight caps concurrent non-watch requests; more get 429 with a
+	// MaxInFlight caps concurrent requests; more get 429 with a
 	// Retry-After. Defaults to 400, kube-apiserver's --max-requests-inflight.
-	// Watches are long-running and do not count, as in Kubernetes.
+	// Watches and log streams are long-running and do not count, as in
+	// Kubernetes.
 	MaxInFlight int
 }
 
@@ -40,7 +41,7 @@ func WithLimits(h http.Handler, l Limits) http.Handler {
 		if r.Body != nil {
 			r.Body = http.MaxBytesReader(w, r.Body, l.MaxRequestBodyBytes)
 		}
-		if info, ok := request.RequestInfoFrom(r.Context()); ok && info.Verb == "watch" {
+		if info, ok := request.RequestInfoFrom(r.Context()); ok && isLongRunning(info) {
 			h.ServeHTTP(w, r)
 			return
 		}
@@ -56,4 +57,11 @@ func WithLimits(h http.Handler, l Limits) http.Handler {
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// isLongRunning reports requests that stay open for as long as the client
+// wants: watches and log streams. They do not count against MaxInFlight,
+// as in kube-apiserver, or a few `kubectl logs -f` would starve everyone.
+func isLongRunning(info *request.RequestInfo) bool {
+	return info.Verb == "watch" || info.Subresource == "log"
 }

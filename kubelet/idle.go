@@ -1,0 +1,99 @@
+package kubelet
+
+import (
+	"context"
+	"fmt"
+)
+
+// Idle reports whether the kubelet has nothing to do at the clock's
+// current time: it is Ready, its pod list is in step with everything its
+// watch delivered, no runtime change is waiting for the PLEG, no pod
+// worker runs or is due, and no pod's wake-up time (a backoff, a probe, a
+// deadline) has passed. Heartbeats and events still being written do not
+// count: they change no pod.
+//
+// Idle does not see what the API server has not delivered yet: a pod
+// bound a moment ago may still be on its way. The cluster's quiescence
+// barrier pairs it with the API server's own.
+//
+// The checks run in the order work flows, so that work moving from one
+// stage to the next is never missed between two checks: the runtime is
+// brought up to the clock first (a container due to exit exits now),
+// then the PLEG's pending change, then the workers and their wake-ups,
+// which the PLEG and the wake-up timer hand work to under the workers'
+// lock.
+func (k *Kubelet) Idle() bool {
+	select {
+	case <-k.readyCh:
+	default:
+		return false
+	}
+	if k.notifier != nil {
+		// Every call of a changeNotifier runtime first runs what is due by
+		// the clock; this one is the cheapest.
+		_, _ = k.runtime.PodSandboxStatus(context.Background(), "")
+	}
+	if k.pleg.pending() {
+		return false
+	}
+	return k.workers.idle()
+}
+
+// WaitIdle blocks until Idle or until ctx is done, returning ctx's error.
+func (k *Kubelet) WaitIdle(ctx context.Context) error {
+	for {
+		changed := k.changed()
+		var rtChanged <-chan struct{}
+		if k.notifier != nil {
+			rtChanged = k.notifier.Changed()
+		}
+		if k.Idle() {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-rtChanged:
+		case <-ctx.Done():
+			return fmt.Errorf("kubelet %s: wait idle: %w", k.nodeName, ctx.Err())
+		}
+	}
+}
+
+// changed returns the channel notify closes next.
+func (k *Kubelet) changed() <-chan struct{} {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.changedCh
+}
+
+// notify wakes WaitIdle callers: something Idle looks at may have changed.
+func (k *Kubelet) notify() {
+	k.mu.Lock()
+	close(k.changedCh)
+	k.changedCh = make(chan struct{})
+	k.mu.Unlock()
+}
+
+// markRegistered and markSynced record the two halves of readiness.
+func (k *Kubelet) markRegistered() {
+	k.mu.Lock()
+	k.registered = true
+	k.mu.Unlock()
+	k.checkReady()
+}
+
+func (k *Kubelet) markSynced() { k.checkReady() }
+
+func (k *Kubelet) checkReady() {
+	k.mu.Lock()
+	ready := !k.isReady && k.registered && k.source.hasSynced()
+	if ready {
+		k.isReady = true
+		close(k.readyCh)
+	}
+	k.mu.Unlock()
+	if ready {
+		k.log.Info("ready")
+		k.notify()
+	}
+}
