@@ -6,6 +6,9 @@ import (
 	"fmt"
 
 	"github.com/minicp/minicp/api/apierrors"
+	appsv1 "github.com/minicp/minicp/api/apps/v1"
+	autoscalingv1 "github.com/minicp/minicp/api/autoscaling/v1"
+	batchv1 "github.com/minicp/minicp/api/batch/v1"
 	coordinationv1 "github.com/minicp/minicp/api/coordination/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	"github.com/minicp/minicp/api/runtime"
@@ -26,7 +29,7 @@ var defaultTables handlers.TableConvertor = printers.Default
 // server installs a handler for each resource; discovery lists them.
 func NewScheme() (*runtime.Scheme, error) {
 	s := runtime.NewScheme()
-	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, coordinationv1.AddToScheme} {
+	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, coordinationv1.AddToScheme, appsv1.AddToScheme, batchv1.AddToScheme, autoscalingv1.AddToScheme} {
 		if err := add(s); err != nil {
 			return nil, err
 		}
@@ -89,14 +92,17 @@ func (s *Server) installBuiltinResources() error {
 	if err := install("events", Resource{Strategy: core.EventStrategy{}, Tables: core.EventTable}); err != nil {
 		return err
 	}
-	return install("leases", Resource{Strategy: coordination.LeaseStrategy{}, Tables: coordination.LeaseTable})
+	if err := install("leases", Resource{Strategy: coordination.LeaseStrategy{}, Tables: coordination.LeaseTable}); err != nil {
+		return err
+	}
+	return s.installWorkloadResources()
 }
 
 // DefaultAdmission is the admission chain of a server whose Options give
 // none: defaulting (mutating), then NamespaceLifecycle (validating).
 func DefaultAdmission(s *Server) admission.Chain {
 	return admission.Chain{
-		&admission.Defaulting{SetDefaults: corev1.SetDefaults},
+		&admission.Defaulting{SetDefaults: SetDefaults},
 		&admission.NamespaceLifecycle{Namespaces: s},
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/minicp/minicp/api/apierrors"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/runtime"
+	"github.com/minicp/minicp/apiserver/registry"
 	"github.com/minicp/minicp/apiserver/responsewriters"
 )
 
@@ -24,6 +25,13 @@ var subresourceVerbs = map[string][]string{
 	"finalize": {"update"},
 	"log":      {"get"},
 	"scale":    {"get", "patch", "update"},
+}
+
+// subresourceKinds are the kinds of subresources whose body is not the
+// resource's own kind.
+var subresourceKinds = map[string]runtime.GroupVersionKind{
+	"binding": {Version: "v1", Kind: "Binding"},
+	"scale":   registry.ScaleGVK,
 }
 
 // serveAPIVersions serves /api: the legacy core group's versions.
@@ -75,14 +83,20 @@ func (s *Server) serveAPIResourceList(w http.ResponseWriter, r *http.Request) {
 			Kind: info.Kind, Verbs: sortedVerbs(info.Verbs), ShortNames: info.ShortNames, Categories: info.Categories,
 		})
 		for _, sub := range info.Subresources {
-			kind := info.Kind
-			if sub == "binding" {
-				kind = "Binding"
-			}
-			list.APIResources = append(list.APIResources, metav1.APIResource{
-				Name: info.GVR.Resource + "/" + sub, Namespaced: info.Namespaced, Kind: kind,
+			r := metav1.APIResource{
+				Name: info.GVR.Resource + "/" + sub, Namespaced: info.Namespaced, Kind: info.Kind,
 				Verbs: subresourceVerbs[sub],
-			})
+			}
+			if gvk, ok := subresourceKinds[sub]; ok {
+				r.Kind = gvk.Kind
+				// Discovery names the group and version only of a kind
+				// from another group: kubectl scale reads them to know it
+				// speaks autoscaling/v1 Scale.
+				if gvk.GroupVersion() != info.GVR.GroupVersion() {
+					r.Group, r.Version = gvk.Group, gvk.Version
+				}
+			}
+			list.APIResources = append(list.APIResources, r)
 		}
 	}
 	if len(list.APIResources) == 0 {

@@ -53,6 +53,10 @@ type Options struct {
 	// CompactionInterval is how often etcd's history is compacted, keeping
 	// at least one interval of it. Defaults to 5 minutes, as kube-apiserver.
 	CompactionInterval time.Duration
+	// Nodes is how many simulated nodes (kubelets) to run; with at least
+	// one, the scheduler runs too, so pods are scheduled and "run".
+	// Defaults to 0: an API server only.
+	Nodes int
 	// Clock defaults to clock.Real.
 	Clock clock.Clock
 	// Logger defaults to a discard logger.
@@ -73,6 +77,7 @@ type Cluster struct {
 	server *apiserver.Server
 	addr   string
 	certs  *certs
+	comps  *components
 	// transport is shared by every HTTPClient, so they share connections.
 	transport *http.Transport
 }
@@ -111,13 +116,15 @@ const etcdStartTimeout = 30 * time.Second
 //  1. etcd: the given client, an external cluster, or an embedded server;
 //  2. the API server's watch caches, synced;
 //  3. the API server, listening on ListenAddr, with a fresh CA;
-//  4. the system namespaces (default, kube-system, ...);
+//  4. the system namespaces (default, kube-system, ...) and the kubernetes
+//     Service in default, whose Endpoints are the API server's address;
 //  5. the etcd compactor;
-//  6. Ready is closed.
+//  6. with Nodes > 0, the scheduler and the kubelets;
+//  7. Ready is closed.
 //
 // Shutdown is the reverse: the API server stops serving (its watches end
-// first), the compactor and the watch caches stop, then the etcd client
-// closes, then the embedded etcd stops.
+// first), the kubelets, scheduler, compactor and watch caches stop, then
+// the etcd client closes, then the embedded etcd stops.
 func (c *Cluster) Start(ctx context.Context) (err error) {
 	etcdClient, closeEtcd, err := c.startEtcd(ctx)
 	if err != nil {
@@ -173,6 +180,10 @@ func (c *Cluster) Start(ctx context.Context) (err error) {
 		ln.Close()
 		return fmt.Errorf("cluster: %w", err)
 	}
+	if err := server.EnsureKubernetesService(ctx, ln.Addr().(*net.TCPAddr).AddrPort()); err != nil {
+		ln.Close()
+		return fmt.Errorf("cluster: %w", err)
+	}
 	c.mu.Lock()
 	c.server, c.addr, c.certs = server, ln.Addr().String(), certs
 	c.transport = &http.Transport{TLSClientConfig: certs.clientTLS()}
@@ -183,6 +194,17 @@ func (c *Cluster) Start(ctx context.Context) (err error) {
 		Interval: c.opts.CompactionInterval, Clock: c.opts.Clock, Logger: c.log,
 	})
 	wg.Go(func() { _ = compactor.Start(serverCtx) })
+	if c.opts.Nodes > 0 {
+		comps, err := c.newComponents(server)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		comps.start(serverCtx, &wg, c)
+		c.mu.Lock()
+		c.comps = comps
+		c.mu.Unlock()
+	}
 
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- server.Serve(ctx, tls.NewListener(ln, certs.serverTLS())) }()
@@ -274,6 +296,26 @@ func (c *Cluster) APIServer() *apiserver.Server {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.server
+}
+
+// WaitIdle blocks until the cluster has nothing left to do that it knows
+// of: the scheduler's queue is empty with no cycle in flight, and no
+// kubelet has a pod worker busy. Tests use it as a barrier instead of
+// sleeping. A change written a moment ago may not have reached the
+// components' watches yet; WaitIdle covers the work they have seen.
+func (c *Cluster) WaitIdle(ctx context.Context) error {
+	select {
+	case <-c.readyCh:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	c.mu.Lock()
+	comps := c.comps
+	c.mu.Unlock()
+	if comps == nil {
+		return nil
+	}
+	return comps.waitIdle(ctx)
 }
 
 // ErrNotReady is returned by methods that need a running cluster.

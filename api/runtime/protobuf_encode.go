@@ -68,7 +68,13 @@ func (f *fieldInfo) encode(b []byte, fv reflect.Value) ([]byte, error) {
 				if err != nil {
 					return nil, err
 				}
-				return f.val.appendField(b, 2, fv.MapIndex(k))
+				v := fv.MapIndex(k)
+				// A nil []byte value is left out, as upstream's generated
+				// code does for map<string, bytes> (a Secret's data).
+				if f.val.kind == kindBytes && v.IsNil() {
+					return b, nil
+				}
+				return f.val.appendField(b, 2, v)
 			})
 			if err != nil {
 				return nil, err

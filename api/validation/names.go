@@ -75,6 +75,27 @@ func IsDNS1123Label(value string) []string {
 	return errs
 }
 
+const (
+	dns1035LabelFmt    = "[a-z]([-a-z0-9]*[a-z0-9])?"
+	dns1035LabelErrMsg = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character"
+)
+
+var dns1035LabelRegexp = regexp.MustCompile("^" + dns1035LabelFmt + "$")
+
+// IsDNS1035Label checks a DNS label in the stricter RFC 1035 sense: like
+// IsDNS1123Label, but starting with a letter. Service names are such
+// labels, since they become DNS names and environment variable names.
+func IsDNS1035Label(value string) []string {
+	var errs []string
+	if len(value) > DNS1123LabelMaxLength {
+		errs = append(errs, MaxLenError(DNS1123LabelMaxLength))
+	}
+	if !dns1035LabelRegexp.MatchString(value) {
+		errs = append(errs, RegexError(dns1035LabelErrMsg, dns1035LabelFmt, "my-name", "abc-123"))
+	}
+	return errs
+}
+
 // IsDNS1123Subdomain checks a DNS subdomain: dot-separated labels, at most
 // 253 characters. Most object names (pods, nodes) are subdomains.
 func IsDNS1123Subdomain(value string) []string {

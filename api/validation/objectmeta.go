@@ -46,6 +46,14 @@ func NameIsDNSLabel(name string, prefix bool) []string {
 	return IsDNS1123Label(name)
 }
 
+// NameIsDNS1035Label is the name rule of services.
+func NameIsDNS1035Label(name string, prefix bool) []string {
+	if prefix {
+		name = maskTrailingDash(name)
+	}
+	return IsDNS1035Label(name)
+}
+
 // NameIsPathSegment is the rule every name satisfies: it must be usable as
 // one segment of a URL path.
 func NameIsPathSegment(name string, prefix bool) []string {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/minicp/minicp/api/apierrors"
 	"github.com/minicp/minicp/api/runtime"
+	"github.com/minicp/minicp/apiserver/registry"
 )
 
 // fieldValidation is the ?fieldValidation= mode for unknown fields.
@@ -140,9 +141,13 @@ func (s *Scope) checkKind(obj runtime.Object) error {
 }
 
 // bodyGVK is the kind a write to this scope carries: the resource's kind,
-// or a subresource's own (Binding for pods/binding).
+// or a subresource's own (Binding for pods/binding, autoscaling/v1 Scale
+// for a scale subresource).
 func (s *Scope) bodyGVK() runtime.GroupVersionKind {
-	if s.Subresource == "binding" {
+	switch {
+	case s.Scale != nil:
+		return registry.ScaleGVK
+	case s.Subresource == "binding":
 		return runtime.GroupVersionKind{Version: "v1", Kind: "Binding"}
 	}
 	return s.Store.Resource.GVK()

@@ -32,8 +32,8 @@ const (
 // label and set image send). The patch is applied to the current stored
 // object inside the storage retry loop, so concurrent writers never lose
 // each other's changes; a patch that sets metadata.resourceVersion makes
-// the write conditional on it. Server-side apply is not supported yet and
-// gets 415.
+// the write conditional on it. On a scale subresource the patch applies to
+// the Scale. Server-side apply is not supported yet and gets 415.
 func (s *Scope) Patch(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	info, _ := request.RequestInfoFrom(ctx)
@@ -109,7 +109,7 @@ func (s *Scope) Patch(w http.ResponseWriter, r *http.Request) {
 			// the client's mistake: 422, as kube-apiserver answers.
 			return nil, s.invalidPatch(info.Name, patch, err)
 		}
-		obj := s.Store.New()
+		obj := s.newBody()
 		unknown, err := runtime.Decode(patched, obj)
 		if err != nil {
 			if mt == strategicMergePatchType {
@@ -137,7 +137,7 @@ func (s *Scope) Patch(w http.ResponseWriter, r *http.Request) {
 // tags to read, and, as in Kubernetes, does not take strategic merge
 // patches.
 func (s *Scope) strategicMergeSchema() (reflect.Type, bool) {
-	t := reflect.TypeOf(s.Store.New())
+	t := reflect.TypeOf(s.newBody())
 	if t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct || t.Implements(jsonUnmarshalerType) {
 		return nil, false
 	}
@@ -165,6 +165,6 @@ func (s *Scope) strategicMergePatchError(name string, patch []byte, err error) e
 
 // invalidPatch is the 422 of a patch that cannot be applied to the object.
 func (s *Scope) invalidPatch(name string, patch []byte, err error) error {
-	return apierrors.NewInvalid(s.Store.Resource.GVK(), name, apierrors.FieldErrors{
+	return apierrors.NewInvalid(s.bodyGVK(), name, apierrors.FieldErrors{
 		apierrors.Invalid("patch", string(patch), err.Error())})
 }

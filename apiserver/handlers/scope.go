@@ -18,10 +18,14 @@ type Scope struct {
 	Store *registry.Store
 	// Subresource is "" for the resource itself, or "status", "binding"...
 	Subresource string
-	Admission   admission.Chain
-	Tables      TableConvertor
-	Clock       clock.Clock
-	Logger      *slog.Logger
+	// Scale, when set, makes Get, Update and Patch serve the resource's
+	// scale subresource: they read and write autoscaling/v1 Scales through
+	// it instead of the objects themselves.
+	Scale     *registry.ScaleStore
+	Admission admission.Chain
+	Tables    TableConvertor
+	Clock     clock.Clock
+	Logger    *slog.Logger
 }
 
 // attributes builds admission attributes for a request on this scope.
@@ -31,7 +35,7 @@ func (s *Scope) attributes(ctx context.Context, op admission.Operation, ns, name
 		Operation:   op,
 		Resource:    s.Store.Resource.GVR,
 		Subresource: s.Subresource,
-		Kind:        s.Store.Resource.GVK(),
+		Kind:        s.bodyGVK(),
 		Namespace:   ns,
 		Name:        name,
 		Object:      obj,

@@ -12,13 +12,14 @@ import (
 	"github.com/minicp/minicp/apiserver/responsewriters"
 )
 
-// Update serves PUT on an object or its status: the body replaces the
-// stored object if its resourceVersion is current (409 otherwise). 200 with
-// the stored object, or 201 when the resource allows create-on-update.
+// Update serves PUT on an object, its status or its Scale: the body
+// replaces the stored object if its resourceVersion is current (409
+// otherwise). 200 with the stored object, or 201 when the resource allows
+// create-on-update.
 func (s *Scope) Update(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	info, _ := request.RequestInfoFrom(ctx)
-	body := s.Store.New()
+	body := s.newBody()
 	if err := s.decodeBody(w, r, body); err != nil {
 		responsewriters.WriteError(w, r, err)
 		return
@@ -59,6 +60,10 @@ func (s *Scope) admitted(newObj registry.UpdatedObjectFunc, info *request.Reques
 
 // update runs the registry update and writes the result.
 func (s *Scope) update(w http.ResponseWriter, r *http.Request, info *request.RequestInfo, newObj registry.UpdatedObjectFunc, dryRun bool) {
+	if s.Scale != nil {
+		s.updateScale(w, r, info, newObj, dryRun)
+		return
+	}
 	out, created, err := s.Store.Update(r.Context(), info.Namespace, info.Name, newObj,
 		s.validating(admission.Create, info.Namespace, info.Name, dryRun),
 		s.validating(admission.Update, info.Namespace, info.Name, dryRun),

@@ -51,9 +51,12 @@ func (s *Store) Create(ctx context.Context, obj runtime.Object, validate Validat
 }
 
 func (s *Store) createOnce(ctx context.Context, obj runtime.Object, validate ValidateObjectFunc, opts CreateOptions) (runtime.Object, error) {
-	if err := s.beforeCreate(ctx, obj); err != nil {
+	finish, err := s.beforeCreate(ctx, obj, opts.DryRun)
+	if err != nil {
 		return nil, err
 	}
+	stored := false
+	defer func() { finish(ctx, stored) }()
 	if validate != nil {
 		if err := validate(ctx, obj, nil); err != nil {
 			return nil, err
@@ -67,15 +70,19 @@ func (s *Store) createOnce(ctx context.Context, obj runtime.Object, validate Val
 	if err != nil {
 		return nil, err
 	}
+	stored = true
 	s.Logger.DebugContext(ctx, "created", "hop", "etcd.txn", "namespace", meta.Namespace, "name", meta.Name,
 		"rv", metav1.MustAccessor(out).ResourceVersion)
 	return s.setTypeMeta(out), nil
 }
 
-// beforeCreate sets what the server owns at creation and validates.
+// beforeCreate sets what the server owns at creation, runs the strategy's
+// BeginCreate hook and validates. On success the caller must call the
+// returned FinishFunc with whether obj was stored; on error there is
+// nothing to finish.
 //
 // Upstream: k8s.io/apiserver/pkg/registry/rest (BeforeCreate).
-func (s *Store) beforeCreate(ctx context.Context, obj runtime.Object) error {
+func (s *Store) beforeCreate(ctx context.Context, obj runtime.Object, dryRun bool) (FinishFunc, error) {
 	meta := metav1.MustAccessor(obj)
 	if !s.Resource.Namespaced {
 		meta.Namespace = ""
@@ -89,10 +96,15 @@ func (s *Store) beforeCreate(ctx context.Context, obj runtime.Object) error {
 	meta.DeletionTimestamp = nil
 	meta.DeletionGracePeriodSeconds = nil
 	s.Strategy.PrepareForCreate(ctx, obj)
-	if errs := s.Strategy.Validate(ctx, obj); len(errs) > 0 {
-		return apierrors.NewInvalid(s.Resource.GVK(), meta.Name, errs)
+	finish, err := s.beginCreate(ctx, obj, dryRun)
+	if err != nil {
+		return nil, err
 	}
-	return nil
+	if errs := s.Strategy.Validate(ctx, obj); len(errs) > 0 {
+		finish(ctx, false)
+		return nil, apierrors.NewInvalid(s.Resource.GVK(), meta.Name, errs)
+	}
+	return finish, nil
 }
 
 // nameAlphabet leaves out vowels and look-alikes so generated names never

@@ -61,6 +61,7 @@ func (s *Store) Delete(ctx context.Context, ns, name string, validate ValidateOb
 	}
 	s.Logger.DebugContext(ctx, "deleted", "hop", "etcd.txn", "namespace", ns, "name", name,
 		"rv", metav1.MustAccessor(out).ResourceVersion)
+	s.afterDelete(ctx, out)
 	return s.setTypeMeta(out), true, nil
 }
 

@@ -8,6 +8,11 @@
 // delegate to a create resource handler ... basic validation ... the
 // resource will be saved to etcd by delegating to the storage provider".
 //
+// Beyond the Strategy, a kind may hold something outside its objects (a
+// Service's cluster IP: AllocatingStrategy), and a resource may have a
+// scale subresource (ScaleStore, serving autoscaling/v1 Scales through the
+// resource's Store).
+//
 // Upstream: k8s.io/apiserver/pkg/registry/generic/registry (Store) and
 // k8s.io/apiserver/pkg/registry/rest (strategies).
 package registry

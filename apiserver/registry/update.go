@@ -27,7 +27,14 @@ type UpdateOptions struct {
 func (s *Store) Update(ctx context.Context, ns, name string, newObj UpdatedObjectFunc,
 	validateCreate, validateUpdate ValidateObjectFunc, opts UpdateOptions) (out runtime.Object, created bool, err error) {
 	key := s.Key(ns, name)
+	// finish ends the allocation hook of the latest attempt: an attempt
+	// that lost a storage race releases what it took before the retry, a
+	// stored one keeps it, and a failed or dry-run update releases it here.
+	finish := FinishFunc(finishNothing)
+	defer func() { finish(ctx, false) }()
 	tryUpdate := func(current runtime.Object) (runtime.Object, error) {
+		finish(ctx, false)
+		finish = finishNothing
 		created = false
 		if metav1.MustAccessor(current).ResourceVersion == "" {
 			// Storage hands a zero object to an upsert when nothing is there.
@@ -42,9 +49,11 @@ func (s *Store) Update(ctx context.Context, ns, name string, newObj UpdatedObjec
 				return nil, err
 			}
 			created = true
-			if err := s.beforeCreate(ctx, obj); err != nil {
+			f, err := s.beforeCreate(ctx, obj, opts.DryRun)
+			if err != nil {
 				return nil, err
 			}
+			finish = f
 			if validateCreate != nil {
 				if err := validateCreate(ctx, obj, nil); err != nil {
 					return nil, err
@@ -52,7 +61,9 @@ func (s *Store) Update(ctx context.Context, ns, name string, newObj UpdatedObjec
 			}
 			return obj, nil
 		}
-		return s.updateFrom(ctx, current, ns, name, newObj, validateUpdate)
+		obj, f, err := s.updateFrom(ctx, current, ns, name, newObj, validateUpdate, opts.DryRun)
+		finish = f
+		return obj, err
 	}
 
 	if opts.DryRun {
@@ -71,6 +82,8 @@ func (s *Store) Update(ctx context.Context, ns, name string, newObj UpdatedObjec
 	if err != nil {
 		return nil, false, interpretUpdateError(err, s.GroupResource(), name)
 	}
+	finish(ctx, true)
+	finish = finishNothing
 	meta := metav1.MustAccessor(out)
 	s.Logger.DebugContext(ctx, "updated", "hop", "etcd.txn", "namespace", ns, "name", name, "rv", meta.ResourceVersion)
 	if s.readyToDelete(ctx, out) {
@@ -80,6 +93,7 @@ func (s *Store) Update(ctx context.Context, ns, name string, newObj UpdatedObjec
 		deleted, err := s.Storage.Delete(ctx, key, storage.DeleteOptions{Preconditions: &storage.Preconditions{ResourceVersion: &rv}})
 		switch {
 		case err == nil:
+			s.afterDelete(ctx, deleted)
 			return s.setTypeMeta(deleted), false, nil
 		case errors.Is(err, storage.ErrNotFound), errors.Is(err, storage.ErrConflict):
 			// Someone else finished or changed it; what we wrote stands.
@@ -90,24 +104,26 @@ func (s *Store) Update(ctx context.Context, ns, name string, newObj UpdatedObjec
 	return s.setTypeMeta(out), created, nil
 }
 
-// updateFrom computes and checks the new state of an existing object.
+// updateFrom computes and checks the new state of an existing object. On
+// success the caller must call the returned FinishFunc with whether the
+// object was stored; on error it is a no-op.
 func (s *Store) updateFrom(ctx context.Context, current runtime.Object, ns, name string,
-	newObj UpdatedObjectFunc, validateUpdate ValidateObjectFunc) (runtime.Object, error) {
+	newObj UpdatedObjectFunc, validateUpdate ValidateObjectFunc, dryRun bool) (_ runtime.Object, _ FinishFunc, err error) {
 	old := current.DeepCopyObject()
 	obj, err := newObj(ctx, current)
 	if err != nil {
-		return nil, err
+		return nil, finishNothing, err
 	}
 	if err := s.checkIdentity(obj, ns, name); err != nil {
-		return nil, err
+		return nil, finishNothing, err
 	}
 	meta, oldMeta := metav1.MustAccessor(obj), metav1.MustAccessor(old)
 	switch {
 	case meta.ResourceVersion == "" && !s.Strategy.AllowUnconditionalUpdate():
-		return nil, apierrors.NewInvalid(s.Resource.GVK(), name, apierrors.FieldErrors{
+		return nil, finishNothing, apierrors.NewInvalid(s.Resource.GVK(), name, apierrors.FieldErrors{
 			apierrors.Invalid("metadata.resourceVersion", meta.ResourceVersion, "must be specified for an update")})
 	case meta.ResourceVersion != "" && meta.ResourceVersion != oldMeta.ResourceVersion:
-		return nil, apierrors.NewConflict(s.GroupResource(), name,
+		return nil, finishNothing, apierrors.NewConflict(s.GroupResource(), name,
 			errors.New("the object has been modified; please apply your changes to the latest version and try again"))
 	}
 	s.setTypeMeta(obj)
@@ -128,18 +144,27 @@ func (s *Store) updateFrom(ctx context.Context, current runtime.Object, ns, name
 	meta.DeletionGracePeriodSeconds = oldMeta.DeletionGracePeriodSeconds
 	meta.Generation = oldMeta.Generation
 	s.Strategy.PrepareForUpdate(ctx, obj, old)
+	finish, err := s.beginUpdate(ctx, obj, old, dryRun)
+	if err != nil {
+		return nil, finishNothing, err
+	}
+	defer func() {
+		if err != nil {
+			finish(ctx, false)
+		}
+	}()
 	if specChanged(obj, old) {
 		meta.Generation++
 	}
 	if errs := s.Strategy.ValidateUpdate(ctx, obj, old); len(errs) > 0 {
-		return nil, apierrors.NewInvalid(s.Resource.GVK(), name, errs)
+		return nil, finishNothing, apierrors.NewInvalid(s.Resource.GVK(), name, errs)
 	}
 	if validateUpdate != nil {
 		if err := validateUpdate(ctx, obj, old); err != nil {
-			return nil, err
+			return nil, finishNothing, err
 		}
 	}
-	return obj, nil
+	return obj, finish, nil
 }
 
 // checkIdentity rejects a body whose name or namespace disagrees with the

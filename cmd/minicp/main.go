@@ -66,6 +66,7 @@ func up(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	dataDir := fs.String("data-dir", "", "embedded etcd data directory, kept across restarts (default: a temporary directory)")
 	prefix := fs.String("storage-prefix", "/registry", "etcd key prefix of this cluster")
 	tokenFile := fs.String("token-auth-file", "", "CSV file of extra users (token,user,uid,\"group1,group2\"), as kube-apiserver's flag")
+	nodes := fs.Int("nodes", 1, "how many simulated nodes (kubelets) to run; 0 runs the API server alone")
 	logLevel := fs.String("log-level", "info", "debug shows every hop of every request; info shows one audit line per request")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -81,6 +82,7 @@ func up(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		EtcdDataDir:   *dataDir,
 		StoragePrefix: *prefix,
 		TokenAuthFile: *tokenFile,
+		Nodes:         *nodes,
 		Logger:        logger,
 	}
 	if *etcdServers != "" {

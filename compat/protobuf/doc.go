@@ -3,7 +3,8 @@
 // each object, the bytes minicp writes must be the bytes k8s.io/api's
 // generated Marshal and apimachinery's protobuf serializer write, and each
 // side must read what the other wrote. It also checks that every
-// `protobuf` struct tag in minicp's api/meta/v1 and api/core/v1 is the
+// `protobuf` struct tag in minicp's api/meta/v1, api/core/v1, api/apps/v1,
+// api/batch/v1, api/autoscaling/v1 and api/coordination/v1 is the
 // upstream one.
 //
 // It is its own module, so that the minicp library never depends on
@@ -13,6 +14,6 @@
 //	cd compat/protobuf && go test ./...
 //
 // `go test -run TestGolden -update` rewrites the golden files in
-// api/core/v1/testdata/protobuf, which the main module's tests compare
-// EncodeProtobuf against without needing k8s.io.
+// api/{core,apps,batch,autoscaling}/v1/testdata/protobuf, which the main
+// module's tests compare EncodeProtobuf against without needing k8s.io.
 package protobuf

@@ -2,6 +2,7 @@ package protobuf
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"flag"
 	"os"
@@ -12,6 +13,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/encoding/protowire"
+	kappsv1 "k8s.io/api/apps/v1"
+	kautoscalingv1 "k8s.io/api/autoscaling/v1"
+	kbatchv1 "k8s.io/api/batch/v1"
 	kcorev1 "k8s.io/api/core/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	kmetav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -23,7 +27,7 @@ import (
 	"github.com/minicp/minicp/api/runtime"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in api/core/v1/testdata/protobuf")
+var update = flag.Bool("update", false, "rewrite the golden files in api/*/v1/testdata/protobuf")
 
 // goldenDir is where the main module's tests find Kubernetes' bytes.
 const goldenDir = "../../api/core/v1/testdata/protobuf"
@@ -42,6 +46,9 @@ type compatCase struct {
 	// noGolden keeps a case out of the golden files, for filled lists
 	// whose JSON would be hundreds of kilobytes.
 	noGolden bool
+	// goldenDir is where the case's golden files go. Defaults to
+	// goldenDir, core/v1's.
+	goldenDir string
 }
 
 // podStatusOnly are, below Pod.status (3), PodStatus.resize (14, deprecated) and
@@ -91,10 +98,15 @@ func compatCases() []compatCase {
 	}
 }
 
+// allCases are compatCases and workloadCases.
+func allCases() []compatCase { return append(compatCases(), workloadCases()...) }
+
 func newSerializer() *kprotobuf.Serializer {
 	scheme := kruntime.NewScheme()
-	if err := kcorev1.AddToScheme(scheme); err != nil {
-		panic(err)
+	for _, add := range []func(*kruntime.Scheme) error{kcorev1.AddToScheme, kappsv1.AddToScheme, kbatchv1.AddToScheme, kautoscalingv1.AddToScheme} {
+		if err := add(scheme); err != nil {
+			panic(err)
+		}
 	}
 	// DeleteOptions and PartialObjectMetadata in meta.k8s.io/v1.
 	kmetav1.AddToGroupVersion(scheme, kmetav1.SchemeGroupVersion)
@@ -109,7 +121,7 @@ func newSerializer() *kprotobuf.Serializer {
 // other side.
 func TestEncodeMatchesKubernetes(t *testing.T) {
 	s := newSerializer()
-	for _, tc := range compatCases() {
+	for _, tc := range allCases() {
 		t.Run(tc.name, func(t *testing.T) {
 			jsonBytes, err := json.Marshal(tc.minicp)
 			require.NoError(t, err, "json.Marshal(minicp %s)", tc.name)
@@ -146,12 +158,13 @@ func TestEncodeMatchesKubernetes(t *testing.T) {
 // fields, so they are exactly the bytes minicp must write.
 func TestGolden(t *testing.T) {
 	s := newSerializer()
-	if *update {
-		require.NoError(t, os.MkdirAll(goldenDir, 0o755))
-	}
-	for _, tc := range compatCases() {
+	for _, tc := range allCases() {
 		if tc.noGolden {
 			continue
+		}
+		dir := cmp.Or(tc.goldenDir, goldenDir)
+		if *update {
+			require.NoError(t, os.MkdirAll(dir, 0o755))
 		}
 		t.Run(tc.name, func(t *testing.T) {
 			// Kubernetes keeps managedFields' fieldsV1 as the raw bytes it
@@ -167,8 +180,8 @@ func TestGolden(t *testing.T) {
 			require.NoError(t, s.EncodeWithAllocator(k8sObj, &k8sBytes, &kruntime.SimpleAllocator{}), "k8s Encode(%s)", tc.name)
 			want := stripFields(t, k8sBytes.Bytes(), tc.k8sOnly)
 
-			jsonPath := filepath.Join(goldenDir, tc.name+".json")
-			pbPath := filepath.Join(goldenDir, tc.name+".pb")
+			jsonPath := filepath.Join(dir, tc.name+".json")
+			pbPath := filepath.Join(dir, tc.name+".pb")
 			if *update {
 				require.NoError(t, os.WriteFile(jsonPath, append(jsonBytes, '\n'), 0o644))
 				require.NoError(t, os.WriteFile(pbPath, want, 0o644))

@@ -5,9 +5,17 @@ import (
 	"strings"
 	"testing"
 
+	kappsv1 "k8s.io/api/apps/v1"
+	kautoscalingv1 "k8s.io/api/autoscaling/v1"
+	kbatchv1 "k8s.io/api/batch/v1"
+	kcoordinationv1 "k8s.io/api/coordination/v1"
 	kcorev1 "k8s.io/api/core/v1"
 	kmetav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	appsv1 "github.com/minicp/minicp/api/apps/v1"
+	autoscalingv1 "github.com/minicp/minicp/api/autoscaling/v1"
+	batchv1 "github.com/minicp/minicp/api/batch/v1"
+	coordinationv1 "github.com/minicp/minicp/api/coordination/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 )
@@ -36,6 +44,17 @@ func TestTagsMatchKubernetes(t *testing.T) {
 		{reflect.TypeFor[metav1.WatchEvent](), reflect.TypeFor[kmetav1.WatchEvent]()},
 		{reflect.TypeFor[metav1.Table](), reflect.TypeFor[kmetav1.Table]()},
 		{reflect.TypeFor[metav1.TypeMeta](), reflect.TypeFor[kmetav1.TypeMeta]()},
+		{reflect.TypeFor[metav1.Condition](), reflect.TypeFor[kmetav1.Condition]()},
+		{reflect.TypeFor[corev1.ServiceList](), reflect.TypeFor[kcorev1.ServiceList]()},
+		{reflect.TypeFor[corev1.EndpointsList](), reflect.TypeFor[kcorev1.EndpointsList]()},
+		{reflect.TypeFor[corev1.ConfigMapList](), reflect.TypeFor[kcorev1.ConfigMapList]()},
+		{reflect.TypeFor[corev1.SecretList](), reflect.TypeFor[kcorev1.SecretList]()},
+		{reflect.TypeFor[corev1.ServiceAccountList](), reflect.TypeFor[kcorev1.ServiceAccountList]()},
+		{reflect.TypeFor[appsv1.DeploymentList](), reflect.TypeFor[kappsv1.DeploymentList]()},
+		{reflect.TypeFor[appsv1.ReplicaSetList](), reflect.TypeFor[kappsv1.ReplicaSetList]()},
+		{reflect.TypeFor[batchv1.JobList](), reflect.TypeFor[kbatchv1.JobList]()},
+		{reflect.TypeFor[autoscalingv1.Scale](), reflect.TypeFor[kautoscalingv1.Scale]()},
+		{reflect.TypeFor[coordinationv1.LeaseList](), reflect.TypeFor[kcoordinationv1.LeaseList]()},
 	}
 	w := tagWalker{t: t, seen: map[reflect.Type]bool{}}
 	for _, p := range pairs {

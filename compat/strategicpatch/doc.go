@@ -4,8 +4,9 @@
 // same (original, patch) pairs, including the patches kubectl apply builds
 // with CreateThreeWayMergePatch, and must produce the same bytes or both
 // fail. It also checks that every `patchStrategy` and `patchMergeKey` struct
-// tag in minicp's api/meta/v1 and api/core/v1 is the upstream one, since
-// those tags are the schema the merge follows.
+// tag in minicp's api/meta/v1, api/core/v1, api/apps/v1, api/batch/v1 and
+// api/autoscaling/v1 is the upstream one, since those tags are the schema
+// the merge follows.
 //
 // It is its own module, so that the minicp library never depends on
 // k8s.io modules (DESIGN.md: compatibility tests using client-go live in

@@ -5,9 +5,15 @@ import (
 	"strings"
 	"testing"
 
+	kappsv1 "k8s.io/api/apps/v1"
+	kautoscalingv1 "k8s.io/api/autoscaling/v1"
+	kbatchv1 "k8s.io/api/batch/v1"
 	kcorev1 "k8s.io/api/core/v1"
 	kmetav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	appsv1 "github.com/minicp/minicp/api/apps/v1"
+	autoscalingv1 "github.com/minicp/minicp/api/autoscaling/v1"
+	batchv1 "github.com/minicp/minicp/api/batch/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 )
@@ -32,6 +38,15 @@ func TestPatchTagsMatchKubernetes(t *testing.T) {
 		{reflect.TypeFor[metav1.APIResourceList](), reflect.TypeFor[kmetav1.APIResourceList]()},
 		{reflect.TypeFor[metav1.APIGroupList](), reflect.TypeFor[kmetav1.APIGroupList]()},
 		{reflect.TypeFor[metav1.APIVersions](), reflect.TypeFor[kmetav1.APIVersions]()},
+		{reflect.TypeFor[corev1.ServiceList](), reflect.TypeFor[kcorev1.ServiceList]()},
+		{reflect.TypeFor[corev1.EndpointsList](), reflect.TypeFor[kcorev1.EndpointsList]()},
+		{reflect.TypeFor[corev1.ConfigMapList](), reflect.TypeFor[kcorev1.ConfigMapList]()},
+		{reflect.TypeFor[corev1.SecretList](), reflect.TypeFor[kcorev1.SecretList]()},
+		{reflect.TypeFor[corev1.ServiceAccountList](), reflect.TypeFor[kcorev1.ServiceAccountList]()},
+		{reflect.TypeFor[appsv1.DeploymentList](), reflect.TypeFor[kappsv1.DeploymentList]()},
+		{reflect.TypeFor[appsv1.ReplicaSetList](), reflect.TypeFor[kappsv1.ReplicaSetList]()},
+		{reflect.TypeFor[batchv1.JobList](), reflect.TypeFor[kbatchv1.JobList]()},
+		{reflect.TypeFor[autoscalingv1.Scale](), reflect.TypeFor[kautoscalingv1.Scale]()},
 	}
 	w := tagWalker{t: t, seen: map[reflect.Type]bool{}}
 	for _, p := range pairs {
@@ -46,6 +61,8 @@ func TestPatchTagsMatchKubernetes(t *testing.T) {
 		"PodSpec.Containers", "PodSpec.Volumes", "Container.Env", "Container.Ports", "Container.VolumeMounts",
 		"ObjectMeta.Finalizers", "ObjectMeta.OwnerReferences", "PodStatus.Conditions", "NodeStatus.Conditions",
 		"NodeStatus.Addresses", "NodeSpec.PodCIDRs", "NamespaceStatus.Conditions",
+		"DeploymentSpec.Strategy", "DeploymentStatus.Conditions", "ReplicaSetStatus.Conditions", "JobStatus.Conditions",
+		"ServiceSpec.Ports", "ServiceStatus.Conditions", "ServiceAccount.Secrets",
 	} {
 		if !w.tagged[name] {
 			t.Errorf("%s: no patch tags checked; upstream has them", name)

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/minicp/minicp/api/intstr"
 	"github.com/minicp/minicp/api/runtime"
 )
 
@@ -23,7 +24,18 @@ import (
 //     namespace not yet created (one without a creationTimestamp; upstream
 //     does this in the namespace strategy's PrepareForCreate).
 //   - Node: status.allocatable copied from status.capacity when unset.
-//   - Event, Binding: nothing.
+//   - Service: type ClusterIP; sessionAffinity None (and no
+//     sessionAffinityConfig), or ClientIP with a 10800s timeout; each port's
+//     protocol TCP and targetPort its port; externalTrafficPolicy Cluster
+//     for NodePort and LoadBalancer services (and ClusterIP ones with
+//     externalIPs); internalTrafficPolicy Cluster except for ExternalName;
+//     allocateLoadBalancerNodePorts true for LoadBalancer. The cluster IP,
+//     IP families and node ports are allocated by the API server's service
+//     strategy on create, not here.
+//   - Endpoints: each port's protocol TCP.
+//   - Secret: type Opaque; stringData merged into data (its keys win) and
+//     cleared, so it is never stored (upstream does this in conversion).
+//   - Event, Binding, ConfigMap, ServiceAccount: nothing.
 //
 // Upstream: k8s.io/kubernetes/pkg/apis/core/v1/defaults.go.
 func SetDefaults(obj runtime.Object) {
@@ -45,6 +57,24 @@ func SetDefaults(obj runtime.Object) {
 	case *NodeList:
 		for i := range o.Items {
 			setDefaultsNode(&o.Items[i])
+		}
+	case *Service:
+		setDefaultsService(o)
+	case *ServiceList:
+		for i := range o.Items {
+			setDefaultsService(&o.Items[i])
+		}
+	case *Endpoints:
+		setDefaultsEndpoints(o)
+	case *EndpointsList:
+		for i := range o.Items {
+			setDefaultsEndpoints(&o.Items[i])
+		}
+	case *Secret:
+		setDefaultsSecret(o)
+	case *SecretList:
+		for i := range o.Items {
+			setDefaultsSecret(&o.Items[i])
 		}
 	}
 }
@@ -278,6 +308,89 @@ func setDefaultsNode(node *Node) {
 			node.Status.Allocatable[name] = q
 		}
 	}
+}
+
+func setDefaultsService(svc *Service) {
+	spec := &svc.Spec
+	if spec.SessionAffinity == "" {
+		spec.SessionAffinity = ServiceAffinityNone
+	}
+	switch spec.SessionAffinity {
+	case ServiceAffinityNone:
+		spec.SessionAffinityConfig = nil
+	case ServiceAffinityClientIP:
+		if c := spec.SessionAffinityConfig; c == nil || c.ClientIP == nil || c.ClientIP.TimeoutSeconds == nil {
+			spec.SessionAffinityConfig = &SessionAffinityConfig{ClientIP: &ClientIPConfig{
+				TimeoutSeconds: ptrTo(DefaultClientIPServiceAffinitySeconds)}}
+		}
+	}
+	if spec.Type == "" {
+		spec.Type = ServiceTypeClusterIP
+	}
+	for i := range spec.Ports {
+		p := &spec.Ports[i]
+		if p.Protocol == "" {
+			p.Protocol = ProtocolTCP
+		}
+		if p.TargetPort == intstr.FromInt32(0) || p.TargetPort == intstr.FromString("") {
+			p.TargetPort = intstr.FromInt32(p.Port)
+		}
+	}
+	if ExternallyAccessible(svc) && spec.ExternalTrafficPolicy == "" {
+		spec.ExternalTrafficPolicy = ServiceExternalTrafficPolicyCluster
+	}
+	if spec.InternalTrafficPolicy == nil && spec.Type != ServiceTypeExternalName {
+		spec.InternalTrafficPolicy = ptrTo(ServiceInternalTrafficPolicyCluster)
+	}
+	if spec.Type == ServiceTypeLoadBalancer && spec.AllocateLoadBalancerNodePorts == nil {
+		spec.AllocateLoadBalancerNodePorts = ptrTo(true)
+	}
+}
+
+// ExternallyAccessible reports whether traffic from outside the cluster
+// reaches svc: NodePort and LoadBalancer services, and ClusterIP services
+// with external IPs.
+//
+// Upstream: k8s.io/kubernetes/pkg/apis/core/v1/helper (ExternallyAccessible).
+func ExternallyAccessible(svc *Service) bool {
+	switch svc.Spec.Type {
+	case ServiceTypeLoadBalancer, ServiceTypeNodePort:
+		return true
+	case ServiceTypeClusterIP:
+		return len(svc.Spec.ExternalIPs) > 0
+	}
+	return false
+}
+
+func setDefaultsEndpoints(ep *Endpoints) {
+	for i := range ep.Subsets {
+		for j := range ep.Subsets[i].Ports {
+			if p := &ep.Subsets[i].Ports[j]; p.Protocol == "" {
+				p.Protocol = ProtocolTCP
+			}
+		}
+	}
+}
+
+func setDefaultsSecret(s *Secret) {
+	if s.Type == "" {
+		s.Type = SecretTypeOpaque
+	}
+	MergeStringData(s)
+}
+
+// MergeStringData moves s.StringData into s.Data, where its keys replace
+// Data's, and clears StringData: what the API server stores and returns.
+//
+// Upstream: k8s.io/kubernetes/pkg/apis/core/v1 (Convert_v1_Secret_To_core_Secret).
+func MergeStringData(s *Secret) {
+	if len(s.StringData) > 0 && s.Data == nil {
+		s.Data = make(map[string][]byte, len(s.StringData))
+	}
+	for k, v := range s.StringData {
+		s.Data[k] = []byte(v)
+	}
+	s.StringData = nil
 }
 
 func ptrTo[T any](v T) *T { return &v }

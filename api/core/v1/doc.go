@@ -1,6 +1,7 @@
 // Package v1 holds the kinds of the core API group, version v1: Namespace,
-// Pod, Node, Binding and Event, with their lists, the constants they use,
-// their defaults (SetDefaults) and their registration (AddToScheme).
+// Pod, Node, Binding, Event, Service, Endpoints, ConfigMap, Secret and
+// ServiceAccount, with their lists, the constants they use, their defaults
+// (SetDefaults) and their registration (AddToScheme).
 //
 // Import it as corev1. Field names and JSON spellings match
 // k8s.io/api/core/v1, so a manifest written for a real cluster decodes here

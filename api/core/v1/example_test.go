@@ -45,4 +45,9 @@ func ExampleAddToScheme() {
 	// nodes false [no] [status]
 	// bindings true [] []
 	// events true [ev] []
+	// services true [svc] [status]
+	// endpoints true [ep] []
+	// configmaps true [cm] []
+	// secrets true [] []
+	// serviceaccounts true [sa] []
 }

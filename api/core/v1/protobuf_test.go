@@ -32,6 +32,11 @@ var goldenKinds = map[string]func() runtime.Object{
 	"APIResourceList":       func() runtime.Object { return &metav1.APIResourceList{} },
 	"APIGroupList":          func() runtime.Object { return &metav1.APIGroupList{} },
 	"APIVersions":           func() runtime.Object { return &metav1.APIVersions{} },
+	"Service":               func() runtime.Object { return &Service{} },
+	"Endpoints":             func() runtime.Object { return &Endpoints{} },
+	"ConfigMap":             func() runtime.Object { return &ConfigMap{} },
+	"Secret":                func() runtime.Object { return &Secret{} },
+	"ServiceAccount":        func() runtime.Object { return &ServiceAccount{} },
 }
 
 // TestProtobufGolden compares EncodeProtobuf with the bytes Kubernetes'

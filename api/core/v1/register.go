@@ -45,6 +45,30 @@ func resources() []runtime.ResourceInfo {
 			GVR: gv.WithResource("events"), Kind: "Event", SingularName: "event", Namespaced: true,
 			Verbs: allVerbs(), ShortNames: []string{"ev"},
 		},
+		{
+			// Services have no deletecollection upstream: each delete must
+			// release the service's cluster IP and node ports.
+			GVR: gv.WithResource("services"), Kind: "Service", SingularName: "service", Namespaced: true,
+			Verbs:      []string{"create", "delete", "get", "list", "patch", "update", "watch"},
+			ShortNames: []string{"svc"}, Categories: []string{"all"},
+			Subresources: []string{"status"},
+		},
+		{
+			GVR: gv.WithResource("endpoints"), Kind: "Endpoints", SingularName: "endpoints", Namespaced: true,
+			Verbs: allVerbs(), ShortNames: []string{"ep"},
+		},
+		{
+			GVR: gv.WithResource("configmaps"), Kind: "ConfigMap", SingularName: "configmap", Namespaced: true,
+			Verbs: allVerbs(), ShortNames: []string{"cm"},
+		},
+		{
+			GVR: gv.WithResource("secrets"), Kind: "Secret", SingularName: "secret", Namespaced: true,
+			Verbs: allVerbs(),
+		},
+		{
+			GVR: gv.WithResource("serviceaccounts"), Kind: "ServiceAccount", SingularName: "serviceaccount", Namespaced: true,
+			Verbs: allVerbs(), ShortNames: []string{"sa"},
+		},
 	}
 }
 
@@ -60,6 +84,11 @@ func AddToScheme(s *runtime.Scheme) error {
 		&Node{}, &NodeList{},
 		&Binding{},
 		&Event{}, &EventList{},
+		&Service{}, &ServiceList{},
+		&Endpoints{}, &EndpointsList{},
+		&ConfigMap{}, &ConfigMapList{},
+		&Secret{}, &SecretList{},
+		&ServiceAccount{}, &ServiceAccountList{},
 	)
 	for _, info := range resources() {
 		if err := s.AddResource(info); err != nil {

@@ -14,7 +14,9 @@ func TestAddToScheme(t *testing.T) {
 	require.NoError(t, AddToScheme(s))
 	require.NoError(t, AddToScheme(s), "AddToScheme is idempotent")
 
-	for _, kind := range []string{"Namespace", "NamespaceList", "Pod", "PodList", "Node", "NodeList", "Binding", "Event", "EventList"} {
+	for _, kind := range []string{"Namespace", "NamespaceList", "Pod", "PodList", "Node", "NodeList", "Binding", "Event", "EventList",
+		"Service", "ServiceList", "Endpoints", "EndpointsList", "ConfigMap", "ConfigMapList", "Secret", "SecretList",
+		"ServiceAccount", "ServiceAccountList"} {
 		gvk := SchemeGroupVersion.WithKind(kind)
 		obj, err := s.New(gvk)
 		require.NoError(t, err, "New(%s)", gvk)
@@ -58,6 +60,30 @@ func TestAddToScheme(t *testing.T) {
 			resource: "events", kind: "Event", singular: "event", namespaced: true,
 			verbs:      []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"},
 			shortNames: []string{"ev"},
+		},
+		{
+			resource: "services", kind: "Service", singular: "service", namespaced: true,
+			verbs:      []string{"create", "delete", "get", "list", "patch", "update", "watch"},
+			shortNames: []string{"svc"}, categories: []string{"all"}, subresources: []string{"status"},
+		},
+		{
+			resource: "endpoints", kind: "Endpoints", singular: "endpoints", namespaced: true,
+			verbs:      []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"},
+			shortNames: []string{"ep"},
+		},
+		{
+			resource: "configmaps", kind: "ConfigMap", singular: "configmap", namespaced: true,
+			verbs:      []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"},
+			shortNames: []string{"cm"},
+		},
+		{
+			resource: "secrets", kind: "Secret", singular: "secret", namespaced: true,
+			verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"},
+		},
+		{
+			resource: "serviceaccounts", kind: "ServiceAccount", singular: "serviceaccount", namespaced: true,
+			verbs:      []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"},
+			shortNames: []string{"sa"},
 		},
 	}
 	for _, tc := range tests {

@@ -1,0 +1,18 @@
+// Package v1 holds the apps/v1 kinds: Deployment and ReplicaSet, with
+// their lists, the constants they use, their defaults (SetDefaults) and
+// their registration (AddToScheme).
+//
+// Import it as appsv1. Field names, JSON spellings, protobuf field numbers
+// and patch strategies match k8s.io/api/apps/v1, so `kubectl create
+// deployment` (which sends protobuf), manifests written for a real cluster
+// and client-go all work unchanged. Spec and status structs are tagged
+// omitzero, as in corev1.
+//
+// Seed 002 ("Deployment", "ReplicaSet") and seed 003 describe what these
+// are for: a Deployment owns ReplicaSets, one per pod template revision,
+// and each ReplicaSet keeps spec.replicas Pods matching its selector
+// running. The controllers that do so live in controllers; this package is
+// only the API.
+//
+// Upstream: k8s.io/api/apps/v1.
+package v1

@@ -1,0 +1,111 @@
+package apiserver
+
+import (
+	"fmt"
+
+	appsv1 "github.com/minicp/minicp/api/apps/v1"
+	batchv1 "github.com/minicp/minicp/api/batch/v1"
+	corev1 "github.com/minicp/minicp/api/core/v1"
+	"github.com/minicp/minicp/api/runtime"
+	"github.com/minicp/minicp/apiserver/registry"
+	"github.com/minicp/minicp/apiserver/registry/apps"
+	"github.com/minicp/minicp/apiserver/registry/batch"
+	"github.com/minicp/minicp/apiserver/registry/core"
+	"github.com/minicp/minicp/storage"
+)
+
+// SetDefaults defaults every built-in kind, in place: core/v1, apps/v1 and
+// batch/v1 (see each package's SetDefaults). It is the defaulting of
+// DefaultAdmission.
+func SetDefaults(obj runtime.Object) {
+	corev1.SetDefaults(obj)
+	appsv1.SetDefaults(obj)
+	batchv1.SetDefaults(obj)
+}
+
+var (
+	gvrServices    = corev1.SchemeGroupVersion.WithResource("services")
+	gvrDeployments = appsv1.SchemeGroupVersion.WithResource("deployments")
+	gvrReplicaSets = appsv1.SchemeGroupVersion.WithResource("replicasets")
+)
+
+// installWorkloadResources installs the resources of workloads and what
+// they run with, after the core ones: deployments and replicasets (with
+// status and scale), jobs (with status), services (with status, and their
+// cluster IP and node port allocators), endpoints, configmaps, secrets and
+// serviceaccounts, each with the ResourceInfo the Scheme has for it.
+func (s *Server) installWorkloadResources() error {
+	services, err := s.newServiceStrategy()
+	if err != nil {
+		return err
+	}
+	resources := []struct {
+		gvr runtime.GroupVersionResource
+		r   Resource
+	}{
+		{gvrDeployments, Resource{
+			Strategy: apps.DeploymentStrategy{}, Tables: apps.DeploymentTable,
+			UpdateSubresources: map[string]registry.Strategy{"status": apps.DeploymentStatusStrategy{}},
+		}},
+		{gvrReplicaSets, Resource{
+			Strategy: apps.ReplicaSetStrategy{}, Tables: apps.ReplicaSetTable,
+			UpdateSubresources: map[string]registry.Strategy{"status": apps.ReplicaSetStatusStrategy{}},
+		}},
+		{batchv1.SchemeGroupVersion.WithResource("jobs"), Resource{
+			Strategy: batch.JobStrategy{}, Tables: batch.JobTable,
+			UpdateSubresources: map[string]registry.Strategy{"status": batch.JobStatusStrategy{}},
+		}},
+		{gvrServices, Resource{
+			Strategy: services, Tables: core.ServiceTable,
+			UpdateSubresources: map[string]registry.Strategy{"status": core.ServiceStatusStrategy{ServiceStrategy: services}},
+		}},
+		{corev1.SchemeGroupVersion.WithResource("endpoints"), Resource{Strategy: core.EndpointsStrategy{}, Tables: core.EndpointsTable}},
+		{corev1.SchemeGroupVersion.WithResource("configmaps"), Resource{Strategy: core.ConfigMapStrategy{}, Tables: core.ConfigMapTable}},
+		{corev1.SchemeGroupVersion.WithResource("secrets"), Resource{Strategy: core.SecretStrategy{}, Tables: core.SecretTable}},
+		{corev1.SchemeGroupVersion.WithResource("serviceaccounts"), Resource{Strategy: core.ServiceAccountStrategy{}, Tables: core.ServiceAccountTable}},
+	}
+	for _, res := range resources {
+		info, ok := s.scheme.Resource(res.gvr)
+		if !ok {
+			return fmt.Errorf("apiserver: the scheme has no resource %s", res.gvr)
+		}
+		res.r.Info = info
+		if err := s.InstallResource(res.r); err != nil {
+			return err
+		}
+	}
+	if err := s.addScaleSubresource(gvrDeployments, apps.DeploymentScale); err != nil {
+		return err
+	}
+	return s.addScaleSubresource(gvrReplicaSets, apps.ReplicaSetScale)
+}
+
+// newServiceStrategy returns the services' strategy with allocators of the
+// default service CIDR and node port range, which keep their allocations
+// under the server's etcd prefix, so every API server on the prefix shares
+// them.
+func (s *Server) newServiceStrategy() (core.ServiceStrategy, error) {
+	newStorage := func(resource string) (storage.Interface, error) {
+		return storage.NewStore(s.etcd, storage.StoreOptions{
+			Prefix: s.prefix, GroupResource: runtime.GroupResource{Resource: resource},
+			NewFunc: core.NewAllocationRecord, Logger: s.log,
+		})
+	}
+	ipStorage, err := newStorage("serviceipallocations")
+	if err != nil {
+		return core.ServiceStrategy{}, fmt.Errorf("apiserver: %w", err)
+	}
+	portStorage, err := newStorage("servicenodeportallocations")
+	if err != nil {
+		return core.ServiceStrategy{}, fmt.Errorf("apiserver: %w", err)
+	}
+	ips, err := core.NewClusterIPAllocator(core.AllocatorOptions{Storage: ipStorage})
+	if err != nil {
+		return core.ServiceStrategy{}, fmt.Errorf("apiserver: %w", err)
+	}
+	ports, err := core.NewNodePortAllocator(core.AllocatorOptions{Storage: portStorage})
+	if err != nil {
+		return core.ServiceStrategy{}, fmt.Errorf("apiserver: %w", err)
+	}
+	return core.ServiceStrategy{ClusterIPs: ips, NodePorts: ports}, nil
+}

@@ -1,0 +1,52 @@
+package clustertest_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	corev1 "github.com/minicp/minicp/api/core/v1"
+	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/client"
+	"github.com/minicp/minicp/cluster/clustertest"
+)
+
+// TestPodsRunAcrossNodes: pods created through the API are scheduled,
+// spread over the nodes and Running; WaitIdle is the barrier.
+func TestPodsRunAcrossNodes(t *testing.T) {
+	c := clustertest.New(t, clustertest.WithNodes(3))
+	pods := c.Clientset().Pods("default")
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	for i := range 9 {
+		_, err := pods.Create(ctx, &corev1.Pod{
+			ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("web-%d", i)},
+			Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "nginx", Image: "nginx"}}},
+		}, client.WriteOptions{})
+		require.NoError(t, err)
+	}
+	w, err := pods.Watch(ctx, client.ListOptions{ResourceVersion: "0"})
+	require.NoError(t, err)
+	defer w.Stop()
+	running := map[string]string{}
+	for len(running) < 9 {
+		select {
+		case ev := <-w.ResultChan():
+			if p, ok := ev.Object.(*corev1.Pod); ok && p.Status.Phase == corev1.PodRunning {
+				running[p.Name] = p.Spec.NodeName
+			}
+		case <-ctx.Done():
+			t.Fatalf("only %d of 9 pods Running", len(running))
+		}
+	}
+	require.NoError(t, c.WaitIdle(ctx))
+	perNode := map[string]int{}
+	for _, node := range running {
+		perNode[node]++
+	}
+	assert.Len(t, perNode, 3, "pods spread over every node: %v", perNode)
+}
