@@ -1,0 +1,191 @@
+package builder_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	corev1 "github.com/minicp/minicp/api/core/v1"
+	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/apiserver"
+	"github.com/minicp/minicp/apiserver/authn"
+	"github.com/minicp/minicp/apiserver/request"
+	"github.com/minicp/minicp/client"
+	"github.com/minicp/minicp/controllers/manager"
+	"github.com/minicp/minicp/controllers/reconcile"
+	"github.com/minicp/minicp/storage/storagetest"
+)
+
+const adminToken = "admin-token"
+
+// waitTimeout bounds every wait. Reconciles follow writes within
+// milliseconds; 30s is for a loaded CI machine under -race.
+const waitTimeout = 30 * time.Second
+
+// newClient starts an API server on a fresh etcd prefix and returns a
+// client that reaches it in memory.
+func newClient(t *testing.T) *client.Client {
+	t.Helper()
+	api, err := apiserver.New(apiserver.Options{
+		Etcd:          storagetest.Client(t),
+		StoragePrefix: storagetest.Prefix(t),
+		Authenticator: authn.NewTokenFile([]authn.TokenUser{{Token: adminToken, User: request.User{
+			Name: "admin", Groups: []string{request.SystemPrivilegedGroup}}}}),
+	})
+	require.NoError(t, err, "apiserver.New")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- api.Start(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	require.NoError(t, api.WaitReady(t.Context()), "watch caches sync")
+	require.NoError(t, api.EnsureSystemNamespaces(t.Context()), "EnsureSystemNamespaces")
+	c, err := client.New(client.Config{Host: "http://in-memory", Transport: client.NewInMemoryTransport(api.Handler()), BearerToken: adminToken})
+	require.NoError(t, err)
+	return c
+}
+
+func newClientset(t *testing.T, c *client.Client) *client.Clientset {
+	t.Helper()
+	cs, err := client.NewClientset(c)
+	require.NoError(t, err)
+	return cs
+}
+
+func newManager(t *testing.T, c *client.Client, mutate ...func(*manager.Options)) *manager.Manager {
+	t.Helper()
+	opts := manager.Options{Client: c}
+	for _, m := range mutate {
+		m(&opts)
+	}
+	mgr, err := manager.New(opts)
+	require.NoError(t, err, "manager.New")
+	return mgr
+}
+
+// start runs mgr until the test ends; the cleanup checks it stops cleanly.
+func start(t *testing.T, mgr *manager.Manager) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.WithoutCancel(t.Context()))
+	errCh := make(chan error, 1)
+	go func() { errCh <- mgr.Start(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		assert.NoError(t, <-errCh, "the manager stops cleanly")
+	})
+}
+
+func waitIdle(t *testing.T, mgr *manager.Manager) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	defer cancel()
+	require.NoError(t, mgr.WaitIdle(ctx), "WaitIdle")
+}
+
+func req(ns, name string) reconcile.Request {
+	return reconcile.Request{NamespacedName: reconcile.NamespacedName{Namespace: ns, Name: name}}
+}
+
+// requests is a Reconciler that reports every Request it is called with
+// on a channel, counts them, and answers with next (nil: Result{}).
+type requests struct {
+	ch   chan reconcile.Request
+	next func(ctx context.Context, req reconcile.Request) (reconcile.Result, error)
+
+	mu    sync.Mutex
+	calls map[reconcile.Request]int
+}
+
+func newRequests(next func(context.Context, reconcile.Request) (reconcile.Result, error)) *requests {
+	return &requests{ch: make(chan reconcile.Request, 1000), next: next, calls: map[reconcile.Request]int{}}
+}
+
+func (r *requests) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	res, err := reconcile.Result{}, error(nil)
+	if r.next != nil {
+		res, err = r.next(ctx, req)
+	}
+	r.mu.Lock()
+	r.calls[req]++
+	r.mu.Unlock()
+	r.ch <- req
+	return res, err
+}
+
+func (r *requests) count(req reconcile.Request) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.calls[req]
+}
+
+// drain forgets the Requests reported so far, so the next waitFor waits
+// for a new reconcile.
+func (r *requests) drain() {
+	for {
+		select {
+		case <-r.ch:
+		default:
+			return
+		}
+	}
+}
+
+// waitFor waits until want has been reconciled (after the previous
+// waits), skipping other Requests.
+func (r *requests) waitFor(t *testing.T, want reconcile.Request) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	defer cancel()
+	for {
+		select {
+		case got := <-r.ch:
+			if got == want {
+				return
+			}
+		case <-ctx.Done():
+			t.Fatalf("%s not reconciled within %v", want, waitTimeout)
+		}
+	}
+}
+
+func newPod(name string, labels map[string]string, owners ...metav1.OwnerReference) *corev1.Pod {
+	return &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: name, Labels: labels, OwnerReferences: owners},
+		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "busybox"}}},
+	}
+}
+
+func createPod(t *testing.T, cs *client.Clientset, p *corev1.Pod) *corev1.Pod {
+	t.Helper()
+	created, err := cs.Pods("default").Create(t.Context(), p, client.WriteOptions{})
+	require.NoError(t, err, "create pod %s", p.Name)
+	return created
+}
+
+func createNode(t *testing.T, cs *client.Clientset, name string) *corev1.Node {
+	t.Helper()
+	n, err := cs.Nodes().Create(t.Context(), &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}}, client.WriteOptions{})
+	require.NoError(t, err, "create node %s", name)
+	return n
+}
+
+// controllerRef is an ownerReference naming node as the controller (or,
+// with controller false, as an owner only).
+func controllerRef(node *corev1.Node, controller bool) metav1.OwnerReference {
+	return metav1.OwnerReference{APIVersion: "v1", Kind: "Node", Name: node.Name, UID: node.UID, Controller: &controller}
+}
+
+func podNames(n int) []string {
+	out := make([]string, n)
+	for i := range n {
+		out[i] = fmt.Sprintf("pod-%d", i)
+	}
+	return out
+}

@@ -1,0 +1,11 @@
+package leaderelection_test
+
+import (
+	"testing"
+
+	"github.com/minicp/minicp/storage/storagetest"
+)
+
+// TestMain runs the tests on one shared etcd and fails the binary on
+// leaked goroutines.
+func TestMain(m *testing.M) { storagetest.Main(m) }

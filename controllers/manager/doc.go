@@ -1,0 +1,27 @@
+// Package manager runs a program's controllers: it owns the client, the
+// shared informer cache, leader election, event recorders and health
+// checks, and starts and stops everything added to it in the right order.
+// It is what minicp's controller-manager is built on, and what a user's
+// operator uses the same way: New, add controllers with the builder, Start
+// (the builder's Example test shows it end to end).
+//
+// The package tour:
+//
+//   - controllers/manager: Manager, Runnable, health checks, Idle;
+//   - controllers/builder: the fluent way to make a controller (For,
+//     Owns, Watches, Complete);
+//   - controllers/controller: a controller made by hand (New, Watch);
+//   - controllers/reconcile: Reconciler, Request, Result, TerminalError;
+//   - controllers/handler, controllers/source, controllers/event: how
+//     changes become Requests;
+//   - controllers/cache: the shared informers and typed listers;
+//   - controllers/leaderelection: the Lease that makes one manager of
+//     several the leader;
+//   - controllers/healthz: /healthz and /readyz.
+//
+// Seed 003 ("Custom Resources + Custom Controllers = Operators") and the
+// operator shape of seed 001 describe what runs here: watch through the
+// API server, compare desired with current state, act, repeat.
+//
+// Upstream: sigs.k8s.io/controller-runtime/pkg/manager.
+package manager
