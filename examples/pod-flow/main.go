@@ -1,0 +1,111 @@
+// Command pod-flow creates one pod on a fresh minicp cluster and prints
+// every hop of its way, in order, with timestamps: the request through
+// authentication, authorization and admission, the etcd write, the watch
+// event fanned out to the scheduler, the filter and score results, the
+// binding, the watch event to the kubelet, the pause sandbox and its IP,
+// the container starting, and the status reported back.
+//
+// It is seeds 002 and 004 ("What happens when K8s", the pod creation flow)
+// played live. Run it with:
+//
+//	go run ./examples/pod-flow
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	corev1 "github.com/minicp/minicp/api/core/v1"
+	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/client"
+	"github.com/minicp/minicp/cluster"
+)
+
+func main() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := run(ctx, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "pod-flow:", err)
+		os.Exit(1)
+	}
+}
+
+// podName is the pod the example follows.
+const podName = "hello"
+
+func run(ctx context.Context, out io.Writer) error {
+	trace := newTracer(podName)
+	c, err := cluster.New(cluster.Options{Nodes: 2, Logger: trace.logger()})
+	if err != nil {
+		return err
+	}
+	clusterCtx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- c.Start(clusterCtx) }()
+	defer func() {
+		stop()
+		<-done
+	}()
+	select {
+	case <-c.Ready():
+	case err := <-done:
+		return err
+	}
+	cl, err := client.New(client.Config{Host: c.URL(), CAData: c.CACertificate(), BearerToken: c.Token()})
+	if err != nil {
+		return err
+	}
+	defer cl.CloseIdleConnections()
+	cs, err := client.NewClientset(cl)
+	if err != nil {
+		return err
+	}
+	if err := c.WaitIdle(ctx); err != nil {
+		return err
+	}
+
+	trace.start()
+	pods := cs.Pods("default")
+	_, err = pods.Create(ctx, &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: podName},
+		Spec: corev1.PodSpec{Containers: []corev1.Container{{
+			Name: "main", Image: "busybox", Command: []string{"sh", "-c", "echo hello from minicp; sleep 3600"},
+		}}},
+	}, client.WriteOptions{})
+	if err != nil {
+		return fmt.Errorf("create pod: %w", err)
+	}
+	if err := waitRunning(ctx, pods); err != nil {
+		return err
+	}
+	if err := c.WaitIdle(ctx); err != nil {
+		return err
+	}
+	trace.print(out)
+	return nil
+}
+
+// waitRunning watches the pod until its phase is Running.
+func waitRunning(ctx context.Context, pods *client.PodClient) error {
+	w, err := pods.Watch(ctx, client.ListOptions{ResourceVersion: "0", FieldSelector: "metadata.name=" + podName})
+	if err != nil {
+		return err
+	}
+	defer w.Stop()
+	for {
+		select {
+		case ev, ok := <-w.ResultChan():
+			if !ok {
+				return fmt.Errorf("watch ended before %s was Running", podName)
+			}
+			if p, ok := ev.Object.(*corev1.Pod); ok && p.Status.Phase == corev1.PodRunning {
+				return nil
+			}
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
