@@ -119,7 +119,8 @@ const etcdStartTimeout = 30 * time.Second
 //  4. the system namespaces (default, kube-system, ...) and the kubernetes
 //     Service in default, whose Endpoints are the API server's address;
 //  5. the etcd compactor;
-//  6. with Nodes > 0, the scheduler and the kubelets;
+//  6. with Nodes > 0, the scheduler and the kubelets, waiting until the
+//     scheduler has synced and every node is registered;
 //  7. Ready is closed.
 //
 // Shutdown is the reverse: the API server stops serving (its watches end
@@ -208,6 +209,13 @@ func (c *Cluster) Start(ctx context.Context) (err error) {
 
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- server.Serve(ctx, tls.NewListener(ln, certs.serverTLS())) }()
+	if c.comps != nil {
+		if err := c.comps.waitReady(ctx); err != nil {
+			stopServer()
+			<-serveErr
+			return fmt.Errorf("cluster: components: %w", err)
+		}
+	}
 	close(c.readyCh)
 	c.log.Info("cluster ready", "url", c.URL())
 	err = <-serveErr

@@ -92,3 +92,20 @@ func (comps *components) waitIdle(ctx context.Context) error {
 	}
 	return nil
 }
+
+// waitReady blocks until the scheduler has synced and every kubelet has
+// registered its node, so a cluster that says it is ready can run pods.
+func (comps *components) waitReady(ctx context.Context) error {
+	chans := []<-chan struct{}{comps.scheduler.Ready()}
+	for _, k := range comps.kubelets {
+		chans = append(chans, k.Ready())
+	}
+	for _, ch := range chans {
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return nil
+}
