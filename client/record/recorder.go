@@ -61,11 +61,15 @@ type Recorder struct {
 	log    *slog.Logger
 	queue  chan *corev1.Event
 
-	// mu guards seen.
+	// mu guards seen and lastSuffix.
 	mu sync.Mutex
 	// seen maps an event's identity to the Event stored for it, so a
 	// repeat bumps the count instead of creating a new Event.
 	seen map[string]*corev1.Event
+	// lastSuffix is the last name suffix handed out; suffixes strictly
+	// increase, so two events in one instant (a fake clock that does not
+	// move) still get distinct names.
+	lastSuffix int64
 }
 
 var _ EventRecorder = (*Recorder)(nil)
@@ -170,13 +174,22 @@ func (r *Recorder) write(ctx context.Context, ev *corev1.Event) error {
 		// The stored event is gone or changed: record afresh.
 	}
 	// Event names are <object>.<unique suffix>, as Kubernetes names them.
-	ev.Name = fmt.Sprintf("%s.%x", ev.InvolvedObject.Name, r.opts.Clock.Now().UnixNano())
+	ev.Name = fmt.Sprintf("%s.%x", ev.InvolvedObject.Name, r.nextSuffix())
 	stored, err := events.Create(ctx, ev, client.WriteOptions{})
 	if err != nil {
 		return err
 	}
 	r.remember(key, stored)
 	return nil
+}
+
+// nextSuffix is the clock's time in nanoseconds, or one more than the
+// last suffix when the clock has not moved past it.
+func (r *Recorder) nextSuffix() int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.lastSuffix = max(r.lastSuffix+1, r.opts.Clock.Now().UnixNano())
+	return r.lastSuffix
 }
 
 // maxRemembered bounds the folding cache; past it the cache starts over,
