@@ -20,6 +20,7 @@ import (
 	"github.com/minicp/minicp/apiserver/request"
 	"github.com/minicp/minicp/clock"
 	"github.com/minicp/minicp/logging"
+	"github.com/minicp/minicp/scheduler/config"
 	"github.com/minicp/minicp/storage"
 )
 
@@ -57,6 +58,10 @@ type Options struct {
 	// one, the scheduler runs too, so pods are scheduled and "run".
 	// Defaults to 0: an API server only.
 	Nodes int
+	// SchedulerConfig enables plugins and sets weights, as a
+	// KubeSchedulerConfiguration file does (scheduler/config.Load reads
+	// one). Defaults to the default profile.
+	SchedulerConfig *config.KubeSchedulerConfiguration
 	// Clock defaults to clock.Real.
 	Clock clock.Clock
 	// Logger defaults to a discard logger.

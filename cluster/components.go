@@ -42,7 +42,7 @@ func (c *Cluster) newComponents(server *apiserver.Server) (*components, error) {
 		return nil, fmt.Errorf("cluster: client: %w", err)
 	}
 	comps := &components{}
-	if comps.scheduler, err = scheduler.New(scheduler.Options{Clientset: cs, Clock: c.opts.Clock, Logger: c.log}); err != nil {
+	if comps.scheduler, err = scheduler.New(scheduler.Options{Clientset: cs, Config: c.opts.SchedulerConfig, Clock: c.opts.Clock, Logger: c.log}); err != nil {
 		return nil, fmt.Errorf("cluster: scheduler: %w", err)
 	}
 	for i := range c.opts.Nodes {

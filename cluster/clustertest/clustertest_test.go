@@ -11,6 +11,7 @@ import (
 
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/api/resource"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/cluster/clustertest"
 )
@@ -49,4 +50,48 @@ func TestPodsRunAcrossNodes(t *testing.T) {
 		perNode[node]++
 	}
 	assert.Len(t, perNode, 3, "pods spread over every node: %v", perNode)
+}
+
+// TestHundredPodsOnTenNodes: 100 pods on 10 nodes all reach Running, and
+// the scheduler's scores spread them (no node gets more than twice its
+// share).
+func TestHundredPodsOnTenNodes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("scenario test")
+	}
+	c := clustertest.New(t, clustertest.WithNodes(10))
+	pods := c.Clientset().Pods("default")
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	w, err := pods.Watch(ctx, client.ListOptions{ResourceVersion: "0"})
+	require.NoError(t, err)
+	defer w.Stop()
+	for i := range 100 {
+		_, err := pods.Create(ctx, &corev1.Pod{
+			ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("p-%d", i)},
+			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "nginx",
+				Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{
+					corev1.ResourceCPU: resource.MustParse("100m"), corev1.ResourceMemory: resource.MustParse("64Mi")}}}}},
+		}, client.WriteOptions{})
+		require.NoError(t, err)
+	}
+	running := map[string]string{}
+	for len(running) < 100 {
+		select {
+		case ev := <-w.ResultChan():
+			if p, ok := ev.Object.(*corev1.Pod); ok && p.Status.Phase == corev1.PodRunning {
+				running[p.Name] = p.Spec.NodeName
+			}
+		case <-ctx.Done():
+			t.Fatalf("only %d of 100 pods Running", len(running))
+		}
+	}
+	perNode := map[string]int{}
+	for _, node := range running {
+		perNode[node]++
+	}
+	assert.Len(t, perNode, 10, "every node runs pods: %v", perNode)
+	for node, n := range perNode {
+		assert.LessOrEqual(t, n, 20, "node %s has %d of 100 pods: %v", node, n, perNode)
+	}
 }

@@ -21,6 +21,7 @@ import (
 	"syscall"
 
 	"github.com/minicp/minicp/cluster"
+	"github.com/minicp/minicp/scheduler/config"
 )
 
 func main() {
@@ -66,6 +67,7 @@ func up(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	dataDir := fs.String("data-dir", "", "embedded etcd data directory, kept across restarts (default: a temporary directory)")
 	prefix := fs.String("storage-prefix", "/registry", "etcd key prefix of this cluster")
 	tokenFile := fs.String("token-auth-file", "", "CSV file of extra users (token,user,uid,\"group1,group2\"), as kube-apiserver's flag")
+	schedulerConfig := fs.String("scheduler-config", "", "a KubeSchedulerConfiguration file enabling plugins and setting weights (default: the default profile)")
 	nodes := fs.Int("nodes", 1, "how many simulated nodes (kubelets) to run; 0 runs the API server alone")
 	logLevel := fs.String("log-level", "info", "debug shows every hop of every request; info shows one audit line per request")
 	if err := fs.Parse(args); err != nil {
@@ -84,6 +86,13 @@ func up(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		TokenAuthFile: *tokenFile,
 		Nodes:         *nodes,
 		Logger:        logger,
+	}
+	if *schedulerConfig != "" {
+		cfg, err := config.Load(*schedulerConfig)
+		if err != nil {
+			return fmt.Errorf("--scheduler-config: %w", err)
+		}
+		opts.SchedulerConfig = cfg
 	}
 	if *etcdServers != "" {
 		opts.EtcdServers = strings.Split(*etcdServers, ",")

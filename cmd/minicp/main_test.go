@@ -52,3 +52,10 @@ func TestUnknownCommand(t *testing.T) {
 	err := run([]string{"down"}, io.Discard, io.Discard)
 	assert.ErrorContains(t, err, `unknown command "down"`)
 }
+
+func TestUpRejectsABadSchedulerConfig(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sched.yaml")
+	require.NoError(t, os.WriteFile(path, []byte("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nnonsense: 1\n"), 0o600))
+	err := up(t.Context(), []string{"--listen", "127.0.0.1:0", "--scheduler-config", path}, io.Discard, io.Discard)
+	assert.ErrorContains(t, err, "--scheduler-config")
+}
