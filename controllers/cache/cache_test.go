@@ -10,40 +10,17 @@ import (
 
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
-	"github.com/minicp/minicp/apiserver"
-	"github.com/minicp/minicp/apiserver/authn"
-	"github.com/minicp/minicp/apiserver/request"
 	"github.com/minicp/minicp/client"
+	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/controllers/cache"
-	"github.com/minicp/minicp/storage/storagetest"
 )
-
-const adminToken = "admin-token"
 
 // waitTimeout bounds every wait; 30s is for a loaded CI machine.
 const waitTimeout = 30 * time.Second
 
 func newClient(t *testing.T) *client.Client {
 	t.Helper()
-	api, err := apiserver.New(apiserver.Options{
-		Etcd:          storagetest.Client(t),
-		StoragePrefix: storagetest.Prefix(t),
-		Authenticator: authn.NewTokenFile([]authn.TokenUser{{Token: adminToken, User: request.User{
-			Name: "admin", Groups: []string{request.SystemPrivilegedGroup}}}}),
-	})
-	require.NoError(t, err, "apiserver.New")
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- api.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-	})
-	require.NoError(t, api.WaitReady(t.Context()), "watch caches sync")
-	require.NoError(t, api.EnsureSystemNamespaces(t.Context()), "EnsureSystemNamespaces")
-	c, err := client.New(client.Config{Host: "http://in-memory", Transport: client.NewInMemoryTransport(api.Handler()), BearerToken: adminToken})
-	require.NoError(t, err)
-	return c
+	return clustertest.InMemoryClient(t, clustertest.NewAPIServer(t))
 }
 
 func TestListerFor(t *testing.T) {

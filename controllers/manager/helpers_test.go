@@ -10,20 +10,16 @@ import (
 
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
-	"github.com/minicp/minicp/apiserver"
-	"github.com/minicp/minicp/apiserver/authn"
-	"github.com/minicp/minicp/apiserver/request"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock/clocktest"
+	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/controllers/builder"
 	"github.com/minicp/minicp/controllers/manager"
 	"github.com/minicp/minicp/controllers/reconcile"
-	"github.com/minicp/minicp/storage/storagetest"
 )
 
 const (
-	adminToken = "admin-token"
-	leaseID    = "minicp-controller-manager"
+	leaseID = "minicp-controller-manager"
 	// waitTimeout bounds every wait; 30s is for a loaded CI machine
 	// under -race, and turns a hang into a failure.
 	waitTimeout = 30 * time.Second
@@ -36,25 +32,7 @@ var t0 = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 // client that reaches it in memory.
 func newClient(t *testing.T) *client.Client {
 	t.Helper()
-	api, err := apiserver.New(apiserver.Options{
-		Etcd:          storagetest.Client(t),
-		StoragePrefix: storagetest.Prefix(t),
-		Authenticator: authn.NewTokenFile([]authn.TokenUser{{Token: adminToken, User: request.User{
-			Name: "admin", Groups: []string{request.SystemPrivilegedGroup}}}}),
-	})
-	require.NoError(t, err, "apiserver.New")
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- api.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-	})
-	require.NoError(t, api.WaitReady(t.Context()), "watch caches sync")
-	require.NoError(t, api.EnsureSystemNamespaces(t.Context()), "EnsureSystemNamespaces")
-	c, err := client.New(client.Config{Host: "http://in-memory", Transport: client.NewInMemoryTransport(api.Handler()), BearerToken: adminToken})
-	require.NoError(t, err)
-	return c
+	return clustertest.InMemoryClient(t, clustertest.NewAPIServer(t))
 }
 
 func newClientset(t *testing.T, c *client.Client) *client.Clientset {
