@@ -62,6 +62,11 @@ type Options struct {
 	// KubeSchedulerConfiguration file does (scheduler/config.Load reads
 	// one). Defaults to the default profile.
 	SchedulerConfig *config.KubeSchedulerConfiguration
+	// Controllers chooses the controller-manager's controllers as
+	// kube-controller-manager's --controllers does: "*" is every one,
+	// "name" enables and "-name" disables one (controllermanager.Resolve).
+	// nil means {"*"}; an empty, non-nil list runs no controller-manager.
+	Controllers []string
 	// Clock defaults to clock.Real.
 	Clock clock.Clock
 	// Logger defaults to a discard logger.
@@ -124,7 +129,9 @@ const etcdStartTimeout = 30 * time.Second
 //  4. the system namespaces (default, kube-system, ...) and the kubernetes
 //     Service in default, whose Endpoints are the API server's address;
 //  5. the etcd compactor;
-//  6. with Nodes > 0, the scheduler and the kubelets, waiting until the
+//  6. the controller-manager with the controllers Options.Controllers
+//     enables, waiting until it leads and its informers have synced; with
+//     Nodes > 0, the scheduler and the kubelets, waiting until the
 //     scheduler has synced and every node is registered;
 //  7. Ready is closed.
 //
@@ -200,26 +207,22 @@ func (c *Cluster) Start(ctx context.Context) (err error) {
 		Interval: c.opts.CompactionInterval, Clock: c.opts.Clock, Logger: c.log,
 	})
 	wg.Go(func() { _ = compactor.Start(serverCtx) })
-	if c.opts.Nodes > 0 {
-		comps, err := c.newComponents(server)
-		if err != nil {
-			ln.Close()
-			return err
-		}
-		comps.start(serverCtx, &wg, c)
-		c.mu.Lock()
-		c.comps = comps
-		c.mu.Unlock()
+	comps, err := c.newComponents(server)
+	if err != nil {
+		ln.Close()
+		return err
 	}
+	comps.start(serverCtx, &wg, c)
+	c.mu.Lock()
+	c.comps = comps
+	c.mu.Unlock()
 
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- server.Serve(ctx, tls.NewListener(ln, certs.serverTLS())) }()
-	if c.comps != nil {
-		if err := c.comps.waitReady(ctx); err != nil {
-			stopServer()
-			<-serveErr
-			return fmt.Errorf("cluster: components: %w", err)
-		}
+	if err := comps.waitReady(ctx); err != nil {
+		stopServer()
+		<-serveErr
+		return fmt.Errorf("cluster: components: %w", err)
 	}
 	close(c.readyCh)
 	c.log.Info("cluster ready", "url", c.URL())
@@ -312,8 +315,9 @@ func (c *Cluster) APIServer() *apiserver.Server {
 }
 
 // WaitIdle blocks until the cluster has nothing left to do that it knows
-// of: the scheduler's queue is empty with no cycle in flight, and no
-// kubelet has a pod worker busy. Tests use it as a barrier instead of
+// of: every controller's queue is empty with no reconcile in flight, the
+// scheduler's queue is empty with no cycle in flight, and no kubelet has a
+// pod worker busy, all at once. Tests use it as a barrier instead of
 // sleeping. A change written a moment ago may not have reached the
 // components' watches yet; WaitIdle covers the work they have seen.
 func (c *Cluster) WaitIdle(ctx context.Context) error {

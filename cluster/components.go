@@ -8,24 +8,29 @@ import (
 
 	"github.com/minicp/minicp/apiserver"
 	"github.com/minicp/minicp/client"
+	"github.com/minicp/minicp/controllers/controllermanager"
+	"github.com/minicp/minicp/controllers/manager"
 	"github.com/minicp/minicp/kubelet"
 	"github.com/minicp/minicp/scheduler"
 )
 
-// components are what runs against the API server: the scheduler and the
-// simulated kubelets. Like the real ones they see the cluster only
-// through the API, here over the in-memory transport (the whole handler
-// chain still runs).
+// components are what runs against the API server: the controller-manager,
+// the scheduler and the simulated kubelets. Like the real ones they see
+// the cluster only through the API, here over the in-memory transport (the
+// whole handler chain still runs). Each is nil (or empty) when not run.
 type components struct {
-	scheduler *scheduler.Scheduler
-	kubelets  []*kubelet.Kubelet
+	controllerManager *manager.Manager
+	scheduler         *scheduler.Scheduler
+	kubelets          []*kubelet.Kubelet
 }
 
 // maxNodes is how many nodes fit the pod CIDR scheme: node i gets
 // 10.244.i.0/24, as kubeadm's default 10.244.0.0/16 cluster CIDR does.
 const maxNodes = 256
 
-// newComponents builds the scheduler and opts.Nodes kubelets over server.
+// newComponents builds the controller-manager with the controllers
+// opts.Controllers enables and, with opts.Nodes > 0, the scheduler and the
+// kubelets, over server.
 func (c *Cluster) newComponents(server *apiserver.Server) (*components, error) {
 	if c.opts.Nodes > maxNodes {
 		return nil, fmt.Errorf("cluster: at most %d nodes, got %d", maxNodes, c.opts.Nodes)
@@ -42,6 +47,23 @@ func (c *Cluster) newComponents(server *apiserver.Server) (*components, error) {
 		return nil, fmt.Errorf("cluster: client: %w", err)
 	}
 	comps := &components{}
+	controllers, err := controllermanager.Resolve(c.opts.Controllers)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: %w", err)
+	}
+	if len(controllers) > 0 {
+		mgr, err := manager.New(manager.Options{Client: cl, Clock: c.opts.Clock, Logger: c.log})
+		if err != nil {
+			return nil, fmt.Errorf("cluster: controller-manager: %w", err)
+		}
+		if err := controllermanager.Add(mgr, controllers); err != nil {
+			return nil, fmt.Errorf("cluster: %w", err)
+		}
+		comps.controllerManager = mgr
+	}
+	if c.opts.Nodes == 0 {
+		return comps, nil
+	}
 	if comps.scheduler, err = scheduler.New(scheduler.Options{Clientset: cs, Config: c.opts.SchedulerConfig, Clock: c.opts.Clock, Logger: c.log}); err != nil {
 		return nil, fmt.Errorf("cluster: scheduler: %w", err)
 	}
@@ -66,11 +88,20 @@ func NodeName(i int) string { return fmt.Sprintf("minicp-node-%d", i+1) }
 
 // start runs every component until ctx is done; wg waits for them.
 func (comps *components) start(ctx context.Context, wg *sync.WaitGroup, c *Cluster) {
-	wg.Go(func() {
-		if err := comps.scheduler.Start(ctx); err != nil && ctx.Err() == nil {
-			c.log.Error("scheduler stopped", "err", err)
-		}
-	})
+	if comps.controllerManager != nil {
+		wg.Go(func() {
+			if err := comps.controllerManager.Start(ctx); err != nil && ctx.Err() == nil {
+				c.log.Error("controller-manager stopped", "err", err)
+			}
+		})
+	}
+	if comps.scheduler != nil {
+		wg.Go(func() {
+			if err := comps.scheduler.Start(ctx); err != nil && ctx.Err() == nil {
+				c.log.Error("scheduler stopped", "err", err)
+			}
+		})
+	}
 	for _, k := range comps.kubelets {
 		wg.Go(func() {
 			if err := k.Start(ctx); err != nil && ctx.Err() == nil {
@@ -80,23 +111,54 @@ func (comps *components) start(ctx context.Context, wg *sync.WaitGroup, c *Clust
 	}
 }
 
-// waitIdle blocks until the scheduler and every kubelet are idle.
+// waitIdle blocks until the controller-manager, the scheduler and every
+// kubelet are idle at once: one component's work can give another more,
+// so it goes round until a whole round found nothing to wait for.
 func (comps *components) waitIdle(ctx context.Context) error {
-	if err := comps.scheduler.WaitIdle(ctx); err != nil {
-		return err
-	}
-	for _, k := range comps.kubelets {
-		if err := k.WaitIdle(ctx); err != nil {
+	for {
+		busy, err := comps.waitIdleOnce(ctx)
+		if err != nil || !busy {
 			return err
 		}
 	}
-	return nil
+}
+
+// waitIdleOnce waits for each component in turn to be idle and reports
+// whether any had been busy.
+func (comps *components) waitIdleOnce(ctx context.Context) (busy bool, err error) {
+	if m := comps.controllerManager; m != nil && !m.Idle() {
+		busy = true
+		if err := m.WaitIdle(ctx); err != nil {
+			return busy, err
+		}
+	}
+	if s := comps.scheduler; s != nil && !s.Idle() {
+		busy = true
+		if err := s.WaitIdle(ctx); err != nil {
+			return busy, err
+		}
+	}
+	for _, k := range comps.kubelets {
+		if !k.Idle() {
+			busy = true
+			if err := k.WaitIdle(ctx); err != nil {
+				return busy, err
+			}
+		}
+	}
+	return busy, nil
 }
 
 // waitReady blocks until the scheduler has synced and every kubelet has
 // registered its node, so a cluster that says it is ready can run pods.
 func (comps *components) waitReady(ctx context.Context) error {
-	chans := []<-chan struct{}{comps.scheduler.Ready()}
+	var chans []<-chan struct{}
+	if comps.controllerManager != nil {
+		chans = append(chans, comps.controllerManager.Elected())
+	}
+	if comps.scheduler != nil {
+		chans = append(chans, comps.scheduler.Ready())
+	}
 	for _, k := range comps.kubelets {
 		chans = append(chans, k.Ready())
 	}

@@ -44,6 +44,14 @@ func WithNodes(n int) Option { return func(c *config) { c.opts.Nodes = n } }
 // instead of waiting for them.
 func WithClock(clk clock.Clock) Option { return func(c *config) { c.opts.Clock = clk } }
 
+// WithControllers runs exactly the named controllers (see
+// controllermanager.Resolve: "*", "name", "-name"); with no names, none,
+// for a test that runs its own controller on a Manager. The default is
+// every controller.
+func WithControllers(names ...string) Option {
+	return func(c *config) { c.opts.Controllers = append([]string{}, names...) }
+}
+
 // WithLogLevel sets the level of the cluster's log, which goes to the
 // test's output. Defaults to slog.LevelWarn: only anomalies.
 func WithLogLevel(l slog.Level) Option { return func(c *config) { c.level = l } }

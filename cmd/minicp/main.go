@@ -68,6 +68,7 @@ func up(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	prefix := fs.String("storage-prefix", "/registry", "etcd key prefix of this cluster")
 	tokenFile := fs.String("token-auth-file", "", "CSV file of extra users (token,user,uid,\"group1,group2\"), as kube-apiserver's flag")
 	schedulerConfig := fs.String("scheduler-config", "", "a KubeSchedulerConfiguration file enabling plugins and setting weights (default: the default profile)")
+	controllers := fs.String("controllers", "*", "controllers to run, as kube-controller-manager's flag: '*' is all, 'foo' enables and '-foo' disables one; '' runs none")
 	nodes := fs.Int("nodes", 1, "how many simulated nodes (kubelets) to run; 0 runs the API server alone")
 	logLevel := fs.String("log-level", "info", "debug shows every hop of every request; info shows one audit line per request")
 	if err := fs.Parse(args); err != nil {
@@ -93,6 +94,10 @@ func up(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("--scheduler-config: %w", err)
 		}
 		opts.SchedulerConfig = cfg
+	}
+	opts.Controllers = []string{}
+	if *controllers != "" {
+		opts.Controllers = strings.Split(*controllers, ",")
 	}
 	if *etcdServers != "" {
 		opts.EtcdServers = strings.Split(*etcdServers, ",")

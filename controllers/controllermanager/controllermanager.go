@@ -1,0 +1,73 @@
+package controllermanager
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/minicp/minicp/controllers/manager"
+)
+
+// AddFunc adds one controller, with its watches, to mgr.
+type AddFunc func(mgr *manager.Manager) error
+
+// controllers are the known controllers by their upstream names.
+var controllers = map[string]AddFunc{}
+
+// KnownControllers returns the names of every controller, sorted.
+func KnownControllers() []string {
+	return slices.Sorted(maps.Keys(controllers))
+}
+
+// Resolve turns a --controllers list into the names it enables, sorted:
+// "*" is every known controller, "name" adds one, "-name" removes one,
+// and the last mention of a name wins over "*". A nil list means
+// {"*"}; an empty one enables nothing. An unknown name is an error.
+func Resolve(list []string) ([]string, error) {
+	if list == nil {
+		list = []string{"*"}
+	}
+	star := false
+	explicit := map[string]bool{}
+	for _, item := range list {
+		item = strings.TrimSpace(item)
+		switch {
+		case item == "*":
+			star = true
+		case strings.HasPrefix(item, "-"):
+			name := item[1:]
+			if _, ok := controllers[name]; !ok {
+				return nil, fmt.Errorf("controllermanager: unknown controller %q", name)
+			}
+			explicit[name] = false
+		default:
+			if _, ok := controllers[item]; !ok {
+				return nil, fmt.Errorf("controllermanager: unknown controller %q", item)
+			}
+			explicit[item] = true
+		}
+	}
+	var enabled []string
+	for _, name := range KnownControllers() {
+		on, mentioned := explicit[name]
+		if mentioned && on || !mentioned && star {
+			enabled = append(enabled, name)
+		}
+	}
+	return enabled, nil
+}
+
+// Add adds the controllers that list enables (see Resolve) to mgr.
+func Add(mgr *manager.Manager, list []string) error {
+	names, err := Resolve(list)
+	if err != nil {
+		return err
+	}
+	for _, name := range names {
+		if err := controllers[name](mgr); err != nil {
+			return fmt.Errorf("controllermanager: %s: %w", name, err)
+		}
+	}
+	return nil
+}
