@@ -16,14 +16,11 @@ import (
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/apiserver"
-	"github.com/minicp/minicp/apiserver/authn"
-	"github.com/minicp/minicp/apiserver/request"
 	"github.com/minicp/minicp/client"
+	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/informer"
 	"github.com/minicp/minicp/storage/storagetest"
 )
-
-const adminToken = "admin-token"
 
 // waitTimeout bounds every wait for an event. Events arrive in
 // milliseconds; 30s is for a loaded CI machine under -race, and turns a
@@ -51,34 +48,13 @@ func asPod(obj any) *corev1.Pod {
 // listening: for the in-memory transport.
 func newAPIServer(t testing.TB, prefix string, mutate ...func(*apiserver.Options)) *apiserver.Server {
 	t.Helper()
-	opts := apiserver.Options{
-		Etcd:          storagetest.Client(t),
-		StoragePrefix: prefix,
-		Authenticator: authn.NewTokenFile([]authn.TokenUser{{Token: adminToken, User: request.User{
-			Name: "admin", Groups: []string{request.SystemPrivilegedGroup}}}}),
-	}
-	for _, m := range mutate {
-		m(&opts)
-	}
-	api, err := apiserver.New(opts)
-	require.NoError(t, err, "apiserver.New")
-	// The server answers once its watch caches run and have synced.
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- api.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-	})
-	require.NoError(t, api.WaitReady(t.Context()), "watch caches sync")
-	require.NoError(t, api.EnsureSystemNamespaces(t.Context()), "EnsureSystemNamespaces")
-	return api
+	return clustertest.NewAPIServer(t, append([]func(*apiserver.Options){func(o *apiserver.Options) { o.StoragePrefix = prefix }}, mutate...)...)
 }
 
 // newClientset returns a clientset over rt.
 func newClientset(t testing.TB, rt http.RoundTripper) *client.Clientset {
 	t.Helper()
-	c, err := client.New(client.Config{Host: "http://in-memory", Transport: rt, BearerToken: adminToken})
+	c, err := client.New(client.Config{Host: "http://in-memory", Transport: rt, BearerToken: clustertest.AdminToken})
 	require.NoError(t, err)
 	cs, err := client.NewClientset(c)
 	require.NoError(t, err)

@@ -19,15 +19,11 @@ import (
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/watch"
 	"github.com/minicp/minicp/apiserver"
-	"github.com/minicp/minicp/apiserver/authn"
-	"github.com/minicp/minicp/apiserver/request"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock/clocktest"
+	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/kubelet"
-	"github.com/minicp/minicp/storage/storagetest"
 )
-
-const adminToken = "admin-token"
 
 // waitTimeout bounds every wait for the kubelet or the API server. Things
 // happen in milliseconds; 30s is for a loaded CI machine under -race, and
@@ -44,32 +40,12 @@ var podCIDR = netip.MustParsePrefix("10.244.1.0/24")
 // prefix, not listening: for the in-memory transport.
 func newAPIServer(t testing.TB) *apiserver.Server {
 	t.Helper()
-	api, err := apiserver.New(apiserver.Options{
-		Etcd:          storagetest.Client(t),
-		StoragePrefix: storagetest.Prefix(t),
-		Authenticator: authn.NewTokenFile([]authn.TokenUser{{Token: adminToken, User: request.User{
-			Name: "admin", Groups: []string{request.SystemPrivilegedGroup}}}}),
-	})
-	require.NoError(t, err, "apiserver.New")
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- api.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-	})
-	require.NoError(t, api.WaitReady(t.Context()), "watch caches sync")
-	require.NoError(t, api.EnsureSystemNamespaces(t.Context()), "EnsureSystemNamespaces")
-	return api
+	return clustertest.NewAPIServer(t)
 }
 
 func newClientset(t testing.TB, api *apiserver.Server) *client.Clientset {
 	t.Helper()
-	c, err := client.New(client.Config{Host: "http://in-memory", Transport: client.NewInMemoryTransport(api.Handler()), BearerToken: adminToken})
-	require.NoError(t, err, "client.New")
-	cs, err := client.NewClientset(c)
-	require.NoError(t, err, "NewClientset")
-	return cs
+	return clustertest.InMemoryClientset(t, api)
 }
 
 // harness is a started kubelet for node-1 on a fake clock, talking to an

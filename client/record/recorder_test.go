@@ -10,32 +10,14 @@ import (
 
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
-	"github.com/minicp/minicp/apiserver"
-	"github.com/minicp/minicp/apiserver/authn"
-	"github.com/minicp/minicp/apiserver/request"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/client/record"
-	"github.com/minicp/minicp/storage/storagetest"
+	"github.com/minicp/minicp/cluster/clustertest"
 )
 
 func newClientset(t *testing.T) *client.Clientset {
 	t.Helper()
-	api, err := apiserver.New(apiserver.Options{
-		Etcd: storagetest.Client(t), StoragePrefix: storagetest.Prefix(t),
-		Authenticator: authn.NewTokenFile([]authn.TokenUser{{Token: "t", User: request.User{Name: "admin"}}}),
-	})
-	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- api.Start(ctx) }()
-	t.Cleanup(func() { cancel(); <-done })
-	require.NoError(t, api.WaitReady(t.Context()))
-	require.NoError(t, api.EnsureSystemNamespaces(t.Context()))
-	c, err := client.New(client.Config{Host: "http://in-memory", Transport: client.NewInMemoryTransport(api.Handler()), BearerToken: "t"})
-	require.NoError(t, err)
-	cs, err := client.NewClientset(c)
-	require.NoError(t, err)
-	return cs
+	return clustertest.InMemoryClientset(t, clustertest.NewAPIServer(t))
 }
 
 // TestRepeatsFoldIntoOneEvent: the same event twice is one Event with

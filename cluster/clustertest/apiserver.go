@@ -59,3 +59,13 @@ func InMemoryClient(t testing.TB, api *apiserver.Server) *client.Client {
 	}
 	return c
 }
+
+// InMemoryClientset is the Clientset of InMemoryClient(t, api).
+func InMemoryClientset(t testing.TB, api *apiserver.Server) *client.Clientset {
+	t.Helper()
+	cs, err := client.NewClientset(InMemoryClient(t, api))
+	if err != nil {
+		t.Fatalf("clustertest: clientset: %v", err)
+	}
+	return cs
+}

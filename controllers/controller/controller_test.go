@@ -11,47 +11,22 @@ import (
 	coordinationv1 "github.com/minicp/minicp/api/coordination/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
-	"github.com/minicp/minicp/apiserver"
-	"github.com/minicp/minicp/apiserver/authn"
-	"github.com/minicp/minicp/apiserver/request"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock/clocktest"
+	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/controllers/controller"
 	"github.com/minicp/minicp/controllers/handler"
 	"github.com/minicp/minicp/controllers/manager"
 	"github.com/minicp/minicp/controllers/reconcile"
 	"github.com/minicp/minicp/controllers/source"
-	"github.com/minicp/minicp/storage/storagetest"
 )
-
-const adminToken = "admin-token"
 
 // waitTimeout bounds every wait; 30s is for a loaded CI machine.
 const waitTimeout = 30 * time.Second
 
 func newClientset(t *testing.T) *client.Clientset {
 	t.Helper()
-	api, err := apiserver.New(apiserver.Options{
-		Etcd:          storagetest.Client(t),
-		StoragePrefix: storagetest.Prefix(t),
-		Authenticator: authn.NewTokenFile([]authn.TokenUser{{Token: adminToken, User: request.User{
-			Name: "admin", Groups: []string{request.SystemPrivilegedGroup}}}}),
-	})
-	require.NoError(t, err, "apiserver.New")
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- api.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-	})
-	require.NoError(t, api.WaitReady(t.Context()), "watch caches sync")
-	require.NoError(t, api.EnsureSystemNamespaces(t.Context()), "EnsureSystemNamespaces")
-	c, err := client.New(client.Config{Host: "http://in-memory", Transport: client.NewInMemoryTransport(api.Handler()), BearerToken: adminToken})
-	require.NoError(t, err)
-	cs, err := client.NewClientset(c)
-	require.NoError(t, err)
-	return cs
+	return clustertest.InMemoryClientset(t, clustertest.NewAPIServer(t))
 }
 
 func start(t *testing.T, mgr *manager.Manager) {

@@ -11,18 +11,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	coordinationv1 "github.com/minicp/minicp/api/coordination/v1"
-	"github.com/minicp/minicp/apiserver"
-	"github.com/minicp/minicp/apiserver/authn"
-	"github.com/minicp/minicp/apiserver/request"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock/clocktest"
+	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/controllers/leaderelection"
-	"github.com/minicp/minicp/storage/storagetest"
 )
 
 const (
-	adminToken = "admin-token"
-	leaseName  = "minicp-controller-manager"
+	leaseName = "minicp-controller-manager"
 	// waitTimeout bounds every wait; elections take milliseconds, 30s is
 	// for a loaded CI machine under -race.
 	waitTimeout = 30 * time.Second
@@ -35,27 +31,7 @@ var t0 = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 // leases client of kube-system over the in-memory transport.
 func newLeases(t *testing.T) *client.LeaseClient {
 	t.Helper()
-	api, err := apiserver.New(apiserver.Options{
-		Etcd:          storagetest.Client(t),
-		StoragePrefix: storagetest.Prefix(t),
-		Authenticator: authn.NewTokenFile([]authn.TokenUser{{Token: adminToken, User: request.User{
-			Name: "admin", Groups: []string{request.SystemPrivilegedGroup}}}}),
-	})
-	require.NoError(t, err, "apiserver.New")
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- api.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-	})
-	require.NoError(t, api.WaitReady(t.Context()), "watch caches sync")
-	require.NoError(t, api.EnsureSystemNamespaces(t.Context()), "EnsureSystemNamespaces")
-	c, err := client.New(client.Config{Host: "http://in-memory", Transport: client.NewInMemoryTransport(api.Handler()), BearerToken: adminToken})
-	require.NoError(t, err)
-	cs, err := client.NewClientset(c)
-	require.NoError(t, err)
-	return cs.Leases("kube-system")
+	return clustertest.InMemoryClientset(t, clustertest.NewAPIServer(t)).Leases("kube-system")
 }
 
 // candidate is an elector running on its own fake clock, so a test steps
