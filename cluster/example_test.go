@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/cluster"
 )
 
@@ -30,5 +31,23 @@ func ExampleCluster() {
 	fmt.Println(<-done)
 	// Output:
 	// 200 OK
+	// <nil>
+}
+
+// The whole life of a toy cluster in one call: Run starts it, hands over
+// an admin clientset once it is ready, and stops it when the function
+// returns.
+func ExampleRun() {
+	err := cluster.Run(context.Background(), cluster.Options{Controllers: []string{}}, func(ctx context.Context, c *cluster.Cluster, cs *client.Clientset) error {
+		ns, err := cs.Namespaces().Get(ctx, "kube-system", client.GetOptions{})
+		if err != nil {
+			return err
+		}
+		fmt.Println(ns.Name, ns.Status.Phase)
+		return nil
+	})
+	fmt.Println(err)
+	// Output:
+	// kube-system Active
 	// <nil>
 }

@@ -38,38 +38,21 @@ const podName = "hello"
 
 func run(ctx context.Context, out io.Writer) error {
 	trace := newTracer(podName)
-	c, err := cluster.New(cluster.Options{Nodes: 2, Logger: trace.logger()})
-	if err != nil {
-		return err
-	}
-	clusterCtx, stop := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- c.Start(clusterCtx) }()
-	defer func() {
-		stop()
-		<-done
-	}()
-	select {
-	case <-c.Ready():
-	case err := <-done:
-		return err
-	}
-	cl, err := client.New(client.Config{Host: c.URL(), CAData: c.CACertificate(), BearerToken: c.Token()})
-	if err != nil {
-		return err
-	}
-	defer cl.CloseIdleConnections()
-	cs, err := client.NewClientset(cl)
-	if err != nil {
-		return err
-	}
+	return cluster.Run(ctx, cluster.Options{Nodes: 2, Logger: trace.logger()}, func(ctx context.Context, c *cluster.Cluster, cs *client.Clientset) error {
+		return createAndTrace(ctx, c, cs, trace, out)
+	})
+}
+
+// createAndTrace creates the pod once the cluster is idle and prints its
+// journey once it runs.
+func createAndTrace(ctx context.Context, c *cluster.Cluster, cs *client.Clientset, trace *tracer, out io.Writer) error {
 	if err := c.WaitIdle(ctx); err != nil {
 		return err
 	}
 
 	trace.start()
 	pods := cs.Pods("default")
-	_, err = pods.Create(ctx, &corev1.Pod{
+	_, err := pods.Create(ctx, &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: podName},
 		Spec: corev1.PodSpec{Containers: []corev1.Container{{
 			Name: "main", Image: "busybox", Command: []string{"sh", "-c", "echo hello from minicp; sleep 3600"},
