@@ -130,3 +130,25 @@ func TestForceDeleteCleansUp(t *testing.T) {
 		}
 	}
 }
+
+// TestIdleWhileAGracePeriodRuns: a kubelet waiting out a container's
+// grace period has no work until the clock moves, so WaitIdle returns
+// and a test on a fake clock can step it.
+func TestIdleWhileAGracePeriodRuns(t *testing.T) {
+	h := newHarness(t)
+	pod := busybox("stubborn", corev1.RestartPolicyAlways, "echo started; sleep 3600")
+	pod.Spec.TerminationGracePeriodSeconds = ptr(int64(5))
+	h.run(pod)
+	p := h.waitPod("stubborn", "Running", phaseIs(corev1.PodRunning))
+	h.waitIdle()
+
+	require.NoError(t, h.cs.Pods("default").Delete(t.Context(), "stubborn", metav1.DeleteOptions{}), "delete")
+	h.waitEvents("stubborn", "Killing")
+	h.waitIdle() // would block until the grace period ends: the clock never moves
+	_, err := h.cs.Pods("default").Get(t.Context(), "stubborn", client.GetOptions{})
+	require.NoError(t, err, "the pod is still terminating")
+
+	h.step(5 * time.Second)
+	last := h.waitGone(p)
+	assert.Equal(t, int32(137), containerStatus(last, "main").State.Terminated.ExitCode, "killed at the end of the grace period")
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/minicp/minicp/api/apierrors"
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/kubelet/cri"
 )
 
 // terminatePod ends a pod that is being deleted gracefully (the API
@@ -38,7 +39,7 @@ func (k *Kubelet) terminatePod(ctx context.Context, w *podWorker, pod *corev1.Po
 		return k.retry(ctx, pod, "reading the runtime failed", err)
 	}
 	clear(st.waiting)
-	k.killContainers(ctx, pod, rt, podGracePeriod(pod))
+	k.killContainers(ctx, w, pod, rt, podGracePeriod(pod))
 	k.stopSandboxes(ctx, rt)
 	if ctx.Err() != nil {
 		return syncResult{}
@@ -78,12 +79,12 @@ func (k *Kubelet) terminatePod(ctx context.Context, w *podWorker, pod *corev1.Po
 //
 // Upstream: k8s.io/kubernetes/pkg/kubelet (HandlePodRemoves, then
 // SyncTerminatedPod and the container garbage collector).
-func (k *Kubelet) cleanupPod(ctx context.Context, pod *corev1.Pod) syncResult {
+func (k *Kubelet) cleanupPod(ctx context.Context, w *podWorker, pod *corev1.Pod) syncResult {
 	rt, err := k.readPodRuntime(ctx, pod.UID)
 	if err != nil {
 		return k.retry(ctx, pod, "reading the runtime failed", err)
 	}
-	k.killContainers(ctx, pod, rt, podGracePeriod(pod))
+	k.killContainers(ctx, w, pod, rt, podGracePeriod(pod))
 	for _, sb := range rt.sandboxes {
 		if err := k.runtime.RemovePodSandbox(ctx, sb.ID); err != nil {
 			return k.retry(ctx, pod, "removing a sandbox failed", err)
@@ -97,20 +98,37 @@ func (k *Kubelet) cleanupPod(ctx context.Context, pod *corev1.Pod) syncResult {
 
 // killContainers stops the pod's running containers at once, each with
 // SIGTERM and then SIGKILL after grace, and returns when all have exited.
-// Each gets a Killing event.
+// Each gets a Killing event. Once every stop has either returned or is
+// only waiting for the clock (cri.WithStopWaiting), w is parked if any is
+// still waiting: a container that ignores SIGTERM exits only when the
+// clock reaches its SIGKILL, and a test on a fake clock steps it only
+// once the kubelet is idle.
 //
 // Upstream: k8s.io/kubernetes/pkg/kubelet/kuberuntime (killContainersWithSyncResult).
-func (k *Kubelet) killContainers(ctx context.Context, pod *corev1.Pod, rt *podRuntime, grace time.Duration) {
+func (k *Kubelet) killContainers(ctx context.Context, w *podWorker, pod *corev1.Pod, rt *podRuntime, grace time.Duration) {
 	running := rt.running(pod)
-	var wg sync.WaitGroup
+	var stopped, settled sync.WaitGroup
+	waiting := make(chan struct{}, len(running))
 	for _, cs := range running {
 		name := cs.Metadata.Name
 		k.event(pod, corev1.EventTypeNormal, "Killing", "Stopping container %s", name)
-		wg.Go(func() {
-			if err := k.runtime.StopContainer(ctx, cs.ID, grace); err != nil && ctx.Err() == nil {
+		settled.Add(1)
+		settle := sync.OnceFunc(settled.Done)
+		stopCtx := cri.WithStopWaiting(ctx, func() {
+			waiting <- struct{}{}
+			settle()
+		})
+		stopped.Go(func() {
+			defer settle()
+			if err := k.runtime.StopContainer(stopCtx, cs.ID, grace); err != nil && ctx.Err() == nil {
 				k.log.Warn("stopping a container failed", "namespace", pod.Namespace, "pod", pod.Name, "container", name, "err", err)
 			}
 		})
 	}
-	wg.Wait()
+	settled.Wait()
+	if len(waiting) > 0 {
+		k.workers.park(w, stopped.Wait)
+		return
+	}
+	stopped.Wait()
 }

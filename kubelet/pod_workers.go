@@ -47,6 +47,9 @@ type podWorker struct {
 	// working: a goroutine runs the pod's syncs. pending: something
 	// changed since that sync read the pod, so it syncs once more.
 	working, pending bool
+	// parked: the running sync waits for the clock alone (a container's
+	// grace period), so the worker has no work now; see park.
+	parked bool
 	// wakeAt is when the pod wants a sync by the clock, zero for never; a
 	// worker is in podWorkers.wakeups if and only if wakeAt is not zero.
 	wakeAt    time.Time
@@ -224,6 +227,22 @@ func (p *podWorkers) run(ctx context.Context, w *podWorker) {
 	}
 }
 
+// park runs wait, which w's sync calls to wait for what only the clock
+// ends (containers given a grace period to exit), with w counted as
+// idle: on a fake clock the grace period passes only when the test steps
+// the clock, which it does once the kubelet is idle.
+func (p *podWorkers) park(w *podWorker, wait func()) {
+	p.mu.Lock()
+	w.parked = true
+	p.mu.Unlock()
+	p.notify()
+	wait()
+	p.mu.Lock()
+	w.parked = false
+	p.mu.Unlock()
+	p.notify()
+}
+
 // setStatusPod records the answer to a status write.
 func (p *podWorkers) setStatusPod(w *podWorker, pod *corev1.Pod) {
 	p.mu.Lock()
@@ -252,11 +271,13 @@ func (p *podWorkers) latest(uid string) (*corev1.Pod, bool) {
 }
 
 // idle reports whether no worker runs or has work, and no wake-up is due.
+// A parked worker is idle even with an update pending: it gets to it only
+// once the clock has moved.
 func (p *podWorkers) idle() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, w := range p.workers {
-		if w.working || w.pending {
+		if (w.working || w.pending) && !w.parked {
 			return false
 		}
 	}

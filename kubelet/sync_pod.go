@@ -60,7 +60,7 @@ func (st *podState) setWaiting(name, reason, message string) {
 func (k *Kubelet) syncPodWorker(ctx context.Context, w *podWorker, pod *corev1.Pod, deleted bool) syncResult {
 	switch {
 	case deleted:
-		return k.cleanupPod(ctx, pod)
+		return k.cleanupPod(ctx, w, pod)
 	case pod.DeletionTimestamp != nil:
 		return k.terminatePod(ctx, w, pod)
 	default:
@@ -101,7 +101,7 @@ func (k *Kubelet) syncPod(ctx context.Context, w *podWorker, pod *corev1.Pod) sy
 	}
 	if st.deadlineExceeded {
 		clear(st.waiting)
-		k.killContainers(ctx, pod, rt, podGracePeriod(pod))
+		k.killContainers(ctx, w, pod, rt, podGracePeriod(pod))
 	} else if sb := k.ensureSandbox(ctx, pod, rt, st, &res); sb != nil {
 		k.runProbes(ctx, pod, rt, sb, st, &res)
 		if k.syncInitContainers(ctx, pod, rt, sb, st, &res) {

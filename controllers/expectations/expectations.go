@@ -65,14 +65,16 @@ func (e *Expectations) ExpectCreations(key string, n int) {
 // ExpectDeletions records that the controller of key is about to delete
 // the objects with these UIDs, replacing what was expected before.
 func (e *Expectations) ExpectDeletions(key string, uids []string) {
-	e.mu.Lock()
 	set := make(map[string]struct{}, len(uids))
 	for _, uid := range uids {
 		set[uid] = struct{}{}
 	}
+	// One critical section: a DeletionObserved between setting the UIDs
+	// and the count would be lost, and the key wait for the timeout.
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	e.uids[key] = set
-	e.mu.Unlock()
-	e.set(key, 0, len(uids))
+	e.byKey[key] = &expectation{del: len(set), timestamp: e.clock.Now()}
 }
 
 func (e *Expectations) set(key string, add, del int) {

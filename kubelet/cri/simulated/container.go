@@ -329,6 +329,9 @@ func (r *Runtime) StopContainer(ctx context.Context, containerID string, timeout
 		defer t.Stop()
 		grace = t.C()
 	}
+	// From here on only the clock ends the wait: the process exits by
+	// itself (a sleep ending) or at the SIGKILL.
+	cri.StopWaiting(ctx)
 	select {
 	case <-exited:
 		return nil
