@@ -7,13 +7,22 @@ import (
 	"strings"
 
 	"github.com/minicp/minicp/controllers/manager"
+	"github.com/minicp/minicp/controllers/namespace"
+	"github.com/minicp/minicp/controllers/replicaset"
+	"github.com/minicp/minicp/controllers/serviceaccount"
 )
+
+// controllers are the known controllers by kube-controller-manager's
+// names for them.
+var controllers = map[string]AddFunc{
+	"namespace":      namespace.Add,
+	"replicaset":     replicaset.Add,
+	"serviceaccount": serviceaccount.Add,
+}
 
 // AddFunc adds one controller, with its watches, to mgr.
 type AddFunc func(mgr *manager.Manager) error
 
-// controllers are the known controllers by their upstream names.
-var controllers = map[string]AddFunc{}
 
 // KnownControllers returns the names of every controller, sorted.
 func KnownControllers() []string {
