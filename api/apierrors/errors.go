@@ -201,6 +201,24 @@ func CodeForError(err error) int32 {
 	return 0
 }
 
+// HasStatusCause reports whether err has a StatusError in its chain with
+// a cause of type t, such as the NamespaceTerminating cause of a create
+// refused in a namespace being deleted.
+//
+// Upstream: k8s.io/apimachinery/pkg/api/errors (HasStatusCause).
+func HasStatusCause(err error, t metav1.CauseType) bool {
+	var se *StatusError
+	if !errors.As(err, &se) || se.ErrStatus.Details == nil {
+		return false
+	}
+	for _, c := range se.ErrStatus.Details.Causes {
+		if c.Type == t {
+			return true
+		}
+	}
+	return false
+}
+
 // IsNotFound reports a 404 NotFound.
 func IsNotFound(err error) bool { return ReasonForError(err) == metav1.StatusReasonNotFound }
 

@@ -251,3 +251,12 @@ func TestFieldErrors(t *testing.T) {
 	two := apierrors.FieldErrors{apierrors.Required("a", ""), apierrors.Forbidden("b", "")}
 	assert.Equal(t, "[a: Required value, b: Forbidden]", two.Error(), "two FieldErrors")
 }
+
+func TestHasStatusCause(t *testing.T) {
+	se := apierrors.NewForbidden(runtime.GroupResource{Resource: "pods"}, "p", errors.New("namespace is terminating"))
+	se.ErrStatus.Details.Causes = []metav1.StatusCause{{Type: "NamespaceTerminating"}}
+	assert.True(t, apierrors.HasStatusCause(fmt.Errorf("create: %w", se), "NamespaceTerminating"), "found through wrapping")
+	assert.False(t, apierrors.HasStatusCause(se, "FieldValueInvalid"))
+	assert.False(t, apierrors.HasStatusCause(errors.New("plain"), "NamespaceTerminating"))
+	assert.False(t, apierrors.HasStatusCause(apierrors.NewConflict(runtime.GroupResource{Resource: "pods"}, "p", errors.New("x")), "NamespaceTerminating"))
+}

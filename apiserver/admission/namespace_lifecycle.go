@@ -61,7 +61,7 @@ func (p *NamespaceLifecycle) Validate(ctx context.Context, a *Attributes) error 
 	if ns.Status.Phase == corev1.NamespaceTerminating || ns.DeletionTimestamp != nil {
 		se := apierrors.NewForbidden(a.Resource.GroupResource(), a.Name,
 			errors.New("unable to create new content in namespace "+a.Namespace+" because it is being terminated"))
-		se.ErrStatus.Details.Causes = []metav1.StatusCause{{Type: "NamespaceTerminating", Message: "namespace " + a.Namespace + " is terminating", Field: "metadata.namespace"}}
+		se.ErrStatus.Details.Causes = []metav1.StatusCause{{Type: corev1.NamespaceTerminatingCause, Message: "namespace " + a.Namespace + " is terminating", Field: "metadata.namespace"}}
 		return se
 	}
 	return nil

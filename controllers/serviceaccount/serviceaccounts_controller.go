@@ -26,11 +26,6 @@ const ControllerName = "serviceaccount"
 // and the one a pod runs as unless its spec names another.
 const DefaultServiceAccountName = "default"
 
-// namespaceTerminatingCause is the StatusCause type of the Forbidden
-// error NamespaceLifecycle answers to a create in a terminating
-// namespace (upstream's corev1.NamespaceTerminatingCause).
-const namespaceTerminatingCause metav1.CauseType = "NamespaceTerminating"
-
 // Add adds the ServiceAccount controller to mgr: it ensures a "default"
 // ServiceAccount in every active namespace.
 //
@@ -120,28 +115,11 @@ func (r *serviceAccountsController) Reconcile(ctx context.Context, req reconcile
 		switch {
 		case err == nil, apierrors.IsAlreadyExists(err):
 			// Created, or our cache was behind.
-		case hasStatusCause(err, namespaceTerminatingCause):
+		case apierrors.HasStatusCause(err, corev1.NamespaceTerminatingCause):
 			// The namespace turned Terminating after the cache saw it.
 		default:
 			errs = append(errs, fmt.Errorf("create serviceaccount %s/%s: %w", ns.Name, want.Name, err))
 		}
 	}
 	return reconcile.Result{}, errors.Join(errs...)
-}
-
-// hasStatusCause reports whether err is a StatusError with a cause of
-// type t.
-//
-// Upstream: k8s.io/apimachinery/pkg/api/errors (HasStatusCause).
-func hasStatusCause(err error, t metav1.CauseType) bool {
-	var se *apierrors.StatusError
-	if !errors.As(err, &se) || se.ErrStatus.Details == nil {
-		return false
-	}
-	for _, c := range se.ErrStatus.Details.Causes {
-		if c.Type == t {
-			return true
-		}
-	}
-	return false
 }

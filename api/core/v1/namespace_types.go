@@ -45,6 +45,11 @@ const (
 	NamespaceTerminating NamespacePhase = "Terminating"
 )
 
+// NamespaceTerminatingCause is the cause type of the Forbidden error that
+// refuses a create in a namespace being deleted, so that controllers can
+// tell it from other refusals.
+const NamespaceTerminatingCause metav1.CauseType = "NamespaceTerminating"
+
 // NamespaceConditionType names a namespace condition.
 type NamespaceConditionType string
 
