@@ -99,10 +99,12 @@ func (s *Server) installBuiltinResources() error {
 }
 
 // DefaultAdmission is the admission chain of a server whose Options give
-// none: defaulting (mutating), then NamespaceLifecycle (validating).
+// none: defaulting and DefaultTolerationSeconds (mutating), then
+// NamespaceLifecycle (validating).
 func DefaultAdmission(s *Server) admission.Chain {
 	return admission.Chain{
 		&admission.Defaulting{SetDefaults: SetDefaults},
+		admission.DefaultTolerationSeconds{},
 		&admission.NamespaceLifecycle{Namespaces: s},
 	}
 }

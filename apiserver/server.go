@@ -44,8 +44,8 @@ type Options struct {
 	AnonymousAuth bool
 	// Authorizer defaults to authz.AllowAuthenticated.
 	Authorizer authz.Authorizer
-	// Admission defaults to DefaultAdmission: NamespaceLifecycle and
-	// defaulting.
+	// Admission defaults to DefaultAdmission: defaulting,
+	// DefaultTolerationSeconds and NamespaceLifecycle.
 	Admission admission.Chain
 	// Limits bound request sizes and concurrency; see filters.Limits.
 	Limits filters.Limits

@@ -8,9 +8,11 @@
 // node.kubernetes.io/not-ready and one whose condition is Unknown (the
 // kubelet stopped reporting) with node.kubernetes.io/unreachable, the
 // kubelet registers new nodes with the not-ready taint, and TaintToleration
-// does the rest. minicp's simulated kubelets and its node lifecycle
-// controller do not maintain those taints, so this plugin reads the
-// condition directly and treats it as the taint it stands for: a pod that
+// does the rest. minicp's node lifecycle controller maintains those
+// taints too, but its simulated kubelets do not register with the
+// not-ready taint, and a cluster may run without the controller
+// (--controllers), so this plugin reads the condition directly and treats
+// it as the taint it stands for: a pod that
 // tolerates node.kubernetes.io/not-ready:NoSchedule (or unreachable) may
 // still land there. The rejection reason is that of upstream's old
 // CheckNodeCondition predicate, "node(s) were not ready".
