@@ -6,8 +6,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/minicp/minicp/controllers/endpoints"
 	"github.com/minicp/minicp/controllers/manager"
 	"github.com/minicp/minicp/controllers/namespace"
+	"github.com/minicp/minicp/controllers/nodelifecycle"
 	"github.com/minicp/minicp/controllers/replicaset"
 	"github.com/minicp/minicp/controllers/serviceaccount"
 )
@@ -15,9 +17,21 @@ import (
 // controllers are the known controllers by kube-controller-manager's
 // names for them.
 var controllers = map[string]AddFunc{
-	"namespace":      namespace.Add,
-	"replicaset":     replicaset.Add,
-	"serviceaccount": serviceaccount.Add,
+	"endpoints-controller":      endpoints.Add,
+	"namespace-controller":      namespace.Add,
+	"node-lifecycle-controller": nodelifecycle.Add,
+	"replicaset-controller":     replicaset.Add,
+	"serviceaccount-controller": serviceaccount.Add,
+}
+
+// aliases are the controllers' names before Kubernetes 1.28 gave them
+// the -controller suffix, which kube-controller-manager still accepts.
+var aliases = map[string]string{
+	"endpoint":       "endpoints-controller",
+	"namespace":      "namespace-controller",
+	"nodelifecycle":  "node-lifecycle-controller",
+	"replicaset":     "replicaset-controller",
+	"serviceaccount": "serviceaccount-controller",
 }
 
 // AddFunc adds one controller, with its watches, to mgr.
@@ -32,7 +46,9 @@ func KnownControllers() []string {
 // Resolve turns a --controllers list into the names it enables, sorted:
 // "*" is every known controller, "name" adds one, "-name" removes one,
 // and the last mention of a name wins over "*". A nil list means
-// {"*"}; an empty one enables nothing. An unknown name is an error.
+// {"*"}; an empty one enables nothing. Names may be the old aliases
+// ("replicaset" for "replicaset-controller"); an unknown name is an
+// error.
 func Resolve(list []string) ([]string, error) {
 	if list == nil {
 		list = []string{"*"}
@@ -44,17 +60,16 @@ func Resolve(list []string) ([]string, error) {
 		switch {
 		case item == "*":
 			star = true
-		case strings.HasPrefix(item, "-"):
-			name := item[1:]
+		default:
+			name, enable := strings.CutPrefix(item, "-")
+			enable = !enable
+			if canonical, ok := aliases[name]; ok {
+				name = canonical
+			}
 			if _, ok := controllers[name]; !ok {
 				return nil, fmt.Errorf("controllermanager: unknown controller %q", name)
 			}
-			explicit[name] = false
-		default:
-			if _, ok := controllers[item]; !ok {
-				return nil, fmt.Errorf("controllermanager: unknown controller %q", item)
-			}
-			explicit[item] = true
+			explicit[name] = enable
 		}
 	}
 	var enabled []string

@@ -11,9 +11,9 @@ import (
 
 // withControllers replaces the registry for one test.
 func withControllers(t *testing.T, names ...string) {
-	saved := controllers
-	t.Cleanup(func() { controllers = saved })
-	controllers = map[string]AddFunc{}
+	saved, savedAliases := controllers, aliases
+	t.Cleanup(func() { controllers, aliases = saved, savedAliases })
+	controllers, aliases = map[string]AddFunc{}, map[string]string{}
 	for _, n := range names {
 		controllers[n] = func(*manager.Manager) error { return nil }
 	}
@@ -41,6 +41,16 @@ func TestResolve(t *testing.T) {
 			assert.Equal(t, tc.want, got)
 		})
 	}
+}
+
+func TestResolveAcceptsOldNames(t *testing.T) {
+	got, err := Resolve([]string{"replicaset", "endpoints-controller"})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"endpoints-controller", "replicaset-controller"}, got)
+	got, err = Resolve([]string{"*", "-nodelifecycle"})
+	require.NoError(t, err)
+	assert.NotContains(t, got, "node-lifecycle-controller")
+	assert.Contains(t, got, "namespace-controller")
 }
 
 func TestResolveRejectsUnknownNames(t *testing.T) {
