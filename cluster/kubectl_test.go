@@ -18,9 +18,13 @@ import (
 )
 
 // startCluster runs a cluster on the shared test etcd until the test ends.
-func startCluster(t *testing.T) *cluster.Cluster {
+func startCluster(t *testing.T, mutate ...func(*cluster.Options)) *cluster.Cluster {
 	t.Helper()
-	c, err := cluster.New(cluster.Options{Etcd: storagetest.Client(t), StoragePrefix: storagetest.Prefix(t)})
+	opts := cluster.Options{Etcd: storagetest.Client(t), StoragePrefix: storagetest.Prefix(t)}
+	for _, m := range mutate {
+		m(&opts)
+	}
+	c, err := cluster.New(opts)
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(t.Context())
 	errCh := make(chan error, 1)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/minicp/minicp/cluster"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -72,9 +73,10 @@ spec:
 // TestKubectlWorkloads runs the kubectl commands of deployments, jobs,
 // services and configuration against minicp. kubectl's typed create
 // commands (deployment, job, configmap, secret) send protobuf bodies.
-// No controllers run here, so nothing becomes ready.
+// No controllers and no nodes run here, so nothing changes what kubectl
+// wrote and nothing becomes ready.
 func TestKubectlWorkloads(t *testing.T) {
-	c := startCluster(t)
+	c := startCluster(t, func(o *cluster.Options) { o.Controllers = []string{} })
 	k := newKubectl(t, c)
 
 	assert.Contains(t, k.run("create", "deployment", "web", "--image=nginx", "--replicas=2"), "deployment.apps/web created")

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/minicp/minicp/controllers/deployment"
 	"github.com/minicp/minicp/controllers/endpoints"
 	"github.com/minicp/minicp/controllers/manager"
 	"github.com/minicp/minicp/controllers/namespace"
@@ -17,6 +18,7 @@ import (
 // controllers are the known controllers by kube-controller-manager's
 // names for them.
 var controllers = map[string]AddFunc{
+	"deployment-controller":     deployment.Add,
 	"endpoints-controller":      endpoints.Add,
 	"namespace-controller":      namespace.Add,
 	"node-lifecycle-controller": nodelifecycle.Add,
@@ -27,6 +29,7 @@ var controllers = map[string]AddFunc{
 // aliases are the controllers' names before Kubernetes 1.28 gave them
 // the -controller suffix, which kube-controller-manager still accepts.
 var aliases = map[string]string{
+	"deployment":     "deployment-controller",
 	"endpoint":       "endpoints-controller",
 	"namespace":      "namespace-controller",
 	"nodelifecycle":  "node-lifecycle-controller",
@@ -36,7 +39,6 @@ var aliases = map[string]string{
 
 // AddFunc adds one controller, with its watches, to mgr.
 type AddFunc func(mgr *manager.Manager) error
-
 
 // KnownControllers returns the names of every controller, sorted.
 func KnownControllers() []string {

@@ -57,23 +57,7 @@ func (f *fixture) pod(t *testing.T, name string, lbls map[string]string, owners 
 func (f *fixture) manager(t *testing.T) *controllerref.RefManager {
 	sel, err := labels.FromLabelSelector(f.rs.Spec.Selector)
 	require.NoError(t, err)
-	pods := f.cs.Pods("default")
-	return &controllerref.RefManager{
-		Controller:     &f.rs.ObjectMeta,
-		ControllerKind: appsv1.SchemeGroupVersion.WithKind("ReplicaSet"),
-		Selector:       sel,
-		CanAdopt: controllerref.RecheckDeletionTimestamp(&f.rs.ObjectMeta, func(ctx context.Context) (*metav1.ObjectMeta, error) {
-			rs, err := f.cs.ReplicaSets("default").Get(ctx, "rs", client.GetOptions{})
-			if err != nil {
-				return nil, err
-			}
-			return &rs.ObjectMeta, nil
-		}),
-		Patch: func(ctx context.Context, name string, patch []byte) error {
-			_, err := pods.Patch(ctx, name, client.StrategicMergePatchType, patch, client.WriteOptions{})
-			return err
-		},
-	}
+	return controllerref.For(f.rs, appsv1.SchemeGroupVersion.WithKind("ReplicaSet"), sel, f.cs.ReplicaSets(""), f.cs.Pods(""))
 }
 
 func (f *fixture) controllerOf(t *testing.T, name string) *metav1.OwnerReference {
@@ -83,7 +67,7 @@ func (f *fixture) controllerOf(t *testing.T, name string) *metav1.OwnerReference
 	return p.ControllerRef()
 }
 
-func names(objs []metav1.Object) []string {
+func names[T metav1.Object](objs []T) []string {
 	var out []string
 	for _, o := range objs {
 		out = append(out, o.GetObjectMeta().Name)
@@ -98,14 +82,14 @@ func TestClaimAdoptsReleasesAndLeavesOthersAlone(t *testing.T) {
 	theirs := ours
 	theirs.UID, theirs.Name = "someone-else", "other"
 
-	pods := []metav1.Object{
+	pods := []*corev1.Pod{
 		f.pod(t, "orphan-match", web),
 		f.pod(t, "orphan-nomatch", map[string]string{"app": "db"}),
 		f.pod(t, "owned-match", web, ours),
 		f.pod(t, "owned-nomatch", map[string]string{"app": "db"}, ours),
 		f.pod(t, "other-owner", web, theirs),
 	}
-	claimed, err := f.manager(t).Claim(t.Context(), pods)
+	claimed, err := controllerref.Claim(t.Context(), f.manager(t), pods)
 	require.NoError(t, err)
 	assert.ElementsMatch(t, []string{"orphan-match", "owned-match"}, names(claimed))
 

@@ -10,7 +10,6 @@ import (
 	appsv1 "github.com/minicp/minicp/api/apps/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	"github.com/minicp/minicp/api/labels"
-	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/client/record"
 	"github.com/minicp/minicp/clock"
@@ -207,34 +206,8 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 // Upstream: k8s.io/kubernetes/pkg/controller/replicaset
 // (ReplicaSetController.claimPods).
 func (r *Reconciler) claimPods(ctx context.Context, rs *appsv1.ReplicaSet, selector labels.Selector, pods []*corev1.Pod) ([]*corev1.Pod, error) {
-	podClient := r.clientset.Pods(rs.Namespace)
-	rsClient := r.clientset.ReplicaSets(rs.Namespace)
-	m := &controllerref.RefManager{
-		Controller:     &rs.ObjectMeta,
-		ControllerKind: replicaSetKind,
-		Selector:       selector,
-		CanAdopt: controllerref.RecheckDeletionTimestamp(&rs.ObjectMeta, func(ctx context.Context) (*metav1.ObjectMeta, error) {
-			fresh, err := rsClient.Get(ctx, rs.Name, client.GetOptions{})
-			if err != nil {
-				return nil, err
-			}
-			return &fresh.ObjectMeta, nil
-		}),
-		Patch: func(ctx context.Context, name string, patch []byte) error {
-			_, err := podClient.Patch(ctx, name, client.StrategicMergePatchType, patch, client.WriteOptions{})
-			return err
-		},
-	}
-	objs := make([]metav1.Object, len(pods))
-	for i, p := range pods {
-		objs[i] = p
-	}
-	claimed, err := m.Claim(ctx, objs)
-	owned := make([]*corev1.Pod, 0, len(claimed))
-	for _, obj := range claimed {
-		owned = append(owned, obj.(*corev1.Pod))
-	}
-	return owned, err
+	m := controllerref.For(rs, replicaSetKind, selector, r.clientset.ReplicaSets(rs.Namespace), r.clientset.Pods(rs.Namespace))
+	return controllerref.Claim(ctx, m, pods)
 }
 
 // nextAvailabilityCheck returns when rs should be synced again for a
