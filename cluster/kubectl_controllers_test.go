@@ -1,0 +1,51 @@
+package cluster_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/minicp/minicp/cluster"
+)
+
+// TestKubectlDeploymentLifecycle drives a Deployment the way a user does,
+// with the controller-manager, the scheduler and two nodes running:
+// create, wait for the rollout, scale, roll out a new image, read the
+// history, undo, and expose it, whose Endpoints list the pods.
+func TestKubectlDeploymentLifecycle(t *testing.T) {
+	if testing.Short() {
+		t.Skip("scenario test")
+	}
+	c := startCluster(t, func(o *cluster.Options) { o.Nodes = 2 })
+	k := newKubectl(t, c)
+
+	assert.Contains(t, k.run("create", "deployment", "web", "--image=nginx:1.26", "--replicas=3", "--port=80"), "deployment.apps/web created")
+	assert.Contains(t, k.run("rollout", "status", "deploy/web", "--timeout=60s"), `deployment "web" successfully rolled out`)
+	assert.Equal(t, []string{"web", "3/3", "3", "3"}, row(t, k.run("get", "deploy", "web"), "web")[:4])
+	assert.Equal(t, "Running Running Running", k.run("get", "pods", "-l", "app=web", "-o", "jsonpath={.items[*].status.phase}"))
+	assert.Contains(t, k.run("wait", "--for=condition=available", "deploy/web", "--timeout=30s"), "condition met")
+
+	assert.Contains(t, k.run("scale", "deploy/web", "--replicas=5"), "scaled")
+	assert.Contains(t, k.run("rollout", "status", "deploy/web", "--timeout=60s"), "successfully rolled out")
+	assert.Equal(t, "5", k.run("get", "rs", "-l", "app=web", "-o", "jsonpath={.items[0].status.readyReplicas}"))
+
+	assert.Contains(t, k.run("set", "image", "deploy/web", "nginx=nginx:1.27"), "image updated")
+	assert.Contains(t, k.run("rollout", "status", "deploy/web", "--timeout=60s"), "successfully rolled out")
+	history := k.run("rollout", "history", "deploy/web")
+	assert.Contains(t, history, "1 ", history)
+	assert.Contains(t, history, "2 ", history)
+	images := k.run("get", "pods", "-l", "app=web", "-o", "jsonpath={.items[*].spec.containers[0].image}")
+	assert.Equal(t, strings.Repeat("nginx:1.27 ", 5), images+" ", "every pod runs the new image once rolled out")
+
+	assert.Contains(t, k.run("rollout", "undo", "deploy/web"), "rolled back")
+	assert.Contains(t, k.run("rollout", "status", "deploy/web", "--timeout=60s"), "successfully rolled out")
+	assert.Equal(t, "nginx:1.26", k.run("get", "deploy", "web", "-o", "jsonpath={.spec.template.spec.containers[0].image}"))
+	assert.Equal(t, "3", k.run("get", "deploy", "web", "-o", `jsonpath={.metadata.annotations.deployment\.kubernetes\.io/revision}`),
+		"the first template comes back as revision 3")
+
+	assert.Contains(t, k.run("expose", "deployment", "web", "--port=8080", "--target-port=80"), "service/web exposed")
+	k.run("wait", "--for=jsonpath={.subsets[0].addresses[4].ip}", "endpoints/web", "--timeout=30s")
+	ports := k.run("get", "endpoints", "web", "-o", "jsonpath={.subsets[0].ports[0].port}")
+	assert.Equal(t, "80", ports, "the Service's targetPort")
+}
