@@ -25,12 +25,20 @@ import (
 // and is safe for concurrent use; typed access goes through Resource and
 // Clientset, which share a Client.
 //
+// A request the server refuses for now, a 429 TooManyRequests or a 5xx
+// with a Retry-After header, is sent again after the Retry-After seconds
+// of Config.Clock, up to 10 times, as client-go does (see withRetry);
+// the caller sees the last refusal only when the retries run out, or the
+// context's error (joined with it) when ctx ends while waiting.
+//
 // Upstream: k8s.io/client-go/rest (RESTClient).
 type Client struct {
 	base    *url.URL
 	http    *http.Client
 	scheme  *runtime.Scheme
 	timeout time.Duration
+	// clock times the waits between retries.
+	clock clock.Clock
 }
 
 // New validates cfg and returns a Client. It does not contact the server.
@@ -73,6 +81,7 @@ func New(cfg Config) (*Client, error) {
 		http:    &http.Client{Transport: rt},
 		scheme:  scheme,
 		timeout: cfg.Timeout,
+		clock:   cfg.Clock,
 	}, nil
 }
 
@@ -139,11 +148,38 @@ func (c *Client) url(r request) string {
 	return u.String()
 }
 
-// send builds and sends r. A non-2xx response is read, closed and returned
-// as an error (see errorFromResponse); a 2xx response is returned open.
+// send sends r, again after a wait while the server says to retry later
+// (see withRetry). A non-2xx response is read, closed and returned as an
+// error (see errorFromResponse); a 2xx response is returned open.
+//
+// Upstream: k8s.io/client-go/rest (Request.request), whose retry loop
+// this is.
 func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
+	retry := withRetry{clock: c.clock, maxRetries: maxRetries}
+	for {
+		resp, err := c.sendOnce(ctx, r)
+		if err == nil {
+			return resp, nil
+		}
+		wait, ok := retry.isNextRetry(resp)
+		if !ok {
+			return nil, err
+		}
+		if werr := retry.wait(ctx, wait); werr != nil {
+			return nil, retry.wrapPreviousError(werr, err)
+		}
+	}
+}
+
+// sendOnce builds and sends r once. A 2xx response is returned open with
+// a nil error. A non-2xx one is returned too, its body read and closed,
+// with the error made from it, so send can read its status and headers;
+// a transport error comes with no response.
+func (c *Client) sendOnce(ctx context.Context, r request) (*http.Response, error) {
 	var body io.Reader
 	if r.body != nil {
+		// A fresh reader on the same bytes each attempt: what makes every
+		// request replayable.
 		body = bytes.NewReader(r.body)
 	}
 	req, err := http.NewRequestWithContext(ctx, r.method, c.url(r), body)
@@ -165,7 +201,7 @@ func (c *Client) send(ctx context.Context, r request) (*http.Response, error) {
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		defer resp.Body.Close()
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-		return nil, errorFromResponse(r.method, c.url(r), resp.StatusCode, data)
+		return resp, errorFromResponse(r.method, c.url(r), resp.StatusCode, data)
 	}
 	return resp, nil
 }

@@ -54,15 +54,18 @@ type Config struct {
 	// UserAgent is sent on every request. Defaults to "minicp-client".
 	UserAgent string
 	// Timeout bounds each request other than a watch, from sending to the
-	// end of the body. It is a deadline on the wall clock, as in net/http,
-	// never on Clock: a fake clock in a test must not make I/O time out.
+	// end of the body, retries after a 429 included. It is a deadline on
+	// the wall clock, as in net/http, never on Clock: a fake clock in a
+	// test must not make I/O time out.
 	// Zero means no timeout. Watches are bounded by ListOptions
 	// TimeoutSeconds and their context instead.
 	Timeout time.Duration
 	// Scheme maps kinds to Go types and resources to kinds. Defaults to a
 	// scheme with core/v1 (see NewScheme).
 	Scheme *runtime.Scheme
-	// Clock drives the QPS limiter's waits. Defaults to clock.Real.
+	// Clock drives the QPS limiter's waits and the Retry-After waits
+	// before a request the server refused for now is sent again (see
+	// Client). Defaults to clock.Real.
 	Clock clock.Clock
 	// Namespace is the namespace of the kubeconfig context the Config was
 	// loaded from ("default" when the context names none). The client never

@@ -9,9 +9,10 @@
 //   - Config and kubeconfig loading (LoadKubeconfig, ParseKubeconfig):
 //     server, bearer token, CA, client certificate, context namespace;
 //   - Client, the HTTP plumbing (TLS, token, user agent, optional QPS
-//     limit) and the one place a non-2xx response becomes an
-//     *apierrors.StatusError, so apierrors.IsNotFound and friends work the
-//     same on both sides of the wire;
+//     limit, retries of a 429 or 5xx after its Retry-After) and the one
+//     place a non-2xx response becomes an *apierrors.StatusError, so
+//     apierrors.IsNotFound and friends work the same on both sides of the
+//     wire;
 //   - Resource[T, L], one typed client per resource (Create, Get, List,
 //     Update, UpdateStatus, Patch, Delete, DeleteCollection, Watch), and
 //     Clientset, the core/v1 resources built from it;
