@@ -149,8 +149,11 @@ func (comps *components) waitIdleOnce(ctx context.Context) (busy bool, err error
 	return busy, nil
 }
 
-// waitReady blocks until the scheduler has synced and every kubelet has
-// registered its node, so a cluster that says it is ready can run pods.
+// waitReady blocks until the controller-manager leads, the scheduler has
+// synced, every kubelet has registered its node and the scheduler has
+// seen every node, so a cluster that says it is ready can run pods: a
+// pod created before the scheduler knew a node would back off, and on a
+// fake clock its backoff never ends.
 func (comps *components) waitReady(ctx context.Context) error {
 	var chans []<-chan struct{}
 	if comps.controllerManager != nil {
@@ -169,5 +172,12 @@ func (comps *components) waitReady(ctx context.Context) error {
 			return ctx.Err()
 		}
 	}
-	return nil
+	if comps.scheduler == nil {
+		return nil
+	}
+	names := make([]string, len(comps.kubelets))
+	for i, k := range comps.kubelets {
+		names[i] = k.NodeName()
+	}
+	return comps.scheduler.WaitForNodes(ctx, names...)
 }

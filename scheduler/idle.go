@@ -55,6 +55,33 @@ func (s *Scheduler) WaitIdle(ctx context.Context) error {
 	}
 }
 
+// WaitForNodes blocks until the scheduler's cache holds every node in
+// names, or ctx ends (its error is returned). A cluster is ready to
+// schedule only then: a pod created before would find no node and back
+// off, and on a fake clock its backoff never runs out.
+func (s *Scheduler) WaitForNodes(ctx context.Context, names ...string) error {
+	for {
+		ch := s.changed.wait()
+		if s.hasNodes(names) {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("scheduler: wait for nodes: %w", ctx.Err())
+		case <-ch:
+		}
+	}
+}
+
+func (s *Scheduler) hasNodes(names []string) bool {
+	for _, name := range names {
+		if !s.cache.HasNode(name) {
+			return false
+		}
+	}
+	return true
+}
+
 // handlersCaughtUp reports whether both informers have synced and their
 // handlers have handled every object (at its current resourceVersion) the
 // informers' Indexers hold.

@@ -109,3 +109,25 @@ func TestWaitIdle(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "n", p.Spec.NodeName, "bound by the time the scheduler is idle")
 }
+
+// TestWaitForNodes: WaitForNodes returns once the scheduler's cache holds
+// every named node, including one created after it was called, and gives
+// up with its ctx.
+func TestWaitForNodes(t *testing.T) {
+	cs := newClientset(t, newAPIServer(t))
+	createNode(t, cs, makeNode("a", rl{"cpu": "1", "memory": "1Gi", "pods": "110"}).Obj())
+	s := startScheduler(t, cs, scheduler.Options{Clock: newFakeClock()})
+
+	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	defer cancel()
+	require.NoError(t, s.WaitForNodes(ctx, "a"), "a node known at start")
+
+	done := make(chan error, 1)
+	go func() { done <- s.WaitForNodes(ctx, "a", "b") }()
+	createNode(t, cs, makeNode("b", rl{"cpu": "1", "memory": "1Gi", "pods": "110"}).Obj())
+	require.NoError(t, receive(t, done, "WaitForNodes to see b"))
+
+	short, cancelShort := context.WithCancel(t.Context())
+	cancelShort()
+	assert.ErrorIs(t, s.WaitForNodes(short, "c"), context.Canceled, "c never comes")
+}

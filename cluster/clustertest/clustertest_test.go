@@ -19,7 +19,7 @@ import (
 // TestPodsRunAcrossNodes: pods created through the API are scheduled,
 // spread over the nodes and Running; WaitIdle is the barrier.
 func TestPodsRunAcrossNodes(t *testing.T) {
-	c := clustertest.New(t, clustertest.WithNodes(3))
+	c := clustertest.New(t, clustertest.WithNodes(3), clustertest.WithControllers())
 	pods := c.Clientset().Pods("default")
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
@@ -59,7 +59,7 @@ func TestHundredPodsOnTenNodes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("scenario test")
 	}
-	c := clustertest.New(t, clustertest.WithNodes(10))
+	c := clustertest.New(t, clustertest.WithNodes(10), clustertest.WithControllers())
 	pods := c.Clientset().Pods("default")
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()

@@ -224,6 +224,14 @@ func (c *Cache) RemoveNode(node *corev1.Node) error {
 	return nil
 }
 
+// HasNode reports whether the cache holds the Node called name.
+func (c *Cache) HasNode(name string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n, ok := c.nodes[name]
+	return ok && n.Node() != nil
+}
+
 // Counts reports how many nodes (with a Node), pods and assumed pods the
 // cache holds.
 func (c *Cache) Counts() (nodes, pods, assumed int) {
