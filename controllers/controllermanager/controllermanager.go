@@ -8,33 +8,39 @@ import (
 
 	"github.com/minicp/minicp/controllers/deployment"
 	"github.com/minicp/minicp/controllers/endpoints"
+	"github.com/minicp/minicp/controllers/job"
 	"github.com/minicp/minicp/controllers/manager"
 	"github.com/minicp/minicp/controllers/namespace"
 	"github.com/minicp/minicp/controllers/nodelifecycle"
 	"github.com/minicp/minicp/controllers/replicaset"
 	"github.com/minicp/minicp/controllers/serviceaccount"
+	"github.com/minicp/minicp/controllers/ttlafterfinished"
 )
 
 // controllers are the known controllers by kube-controller-manager's
 // names for them.
 var controllers = map[string]AddFunc{
-	"deployment-controller":     deployment.Add,
-	"endpoints-controller":      endpoints.Add,
-	"namespace-controller":      namespace.Add,
-	"node-lifecycle-controller": nodelifecycle.Add,
-	"replicaset-controller":     replicaset.Add,
-	"serviceaccount-controller": serviceaccount.Add,
+	"deployment-controller":         deployment.Add,
+	"endpoints-controller":          endpoints.Add,
+	"job-controller":                job.Add,
+	"namespace-controller":          namespace.Add,
+	"node-lifecycle-controller":     nodelifecycle.Add,
+	"replicaset-controller":         replicaset.Add,
+	"serviceaccount-controller":     serviceaccount.Add,
+	"ttl-after-finished-controller": ttlafterfinished.Add,
 }
 
 // aliases are the controllers' names before Kubernetes 1.28 gave them
 // the -controller suffix, which kube-controller-manager still accepts.
 var aliases = map[string]string{
-	"deployment":     "deployment-controller",
-	"endpoint":       "endpoints-controller",
-	"namespace":      "namespace-controller",
-	"nodelifecycle":  "node-lifecycle-controller",
-	"replicaset":     "replicaset-controller",
-	"serviceaccount": "serviceaccount-controller",
+	"deployment":         "deployment-controller",
+	"endpoint":           "endpoints-controller",
+	"job":                "job-controller",
+	"namespace":          "namespace-controller",
+	"nodelifecycle":      "node-lifecycle-controller",
+	"replicaset":         "replicaset-controller",
+	"serviceaccount":     "serviceaccount-controller",
+	"ttl-after-finished": "ttl-after-finished-controller",
 }
 
 // AddFunc adds one controller, with its watches, to mgr.

@@ -39,24 +39,7 @@ func newEnv(t *testing.T, prepare ...func(cs *client.Clientset)) *env {
 	for _, p := range prepare {
 		p(cs)
 	}
-	return &env{cs: cs, mgr: startManager(t, cl, clock.Real)}
-}
-
-// startManager runs a Manager with only the endpoints controller until
-// the test ends; the cleanup checks that it stops cleanly.
-func startManager(t *testing.T, cl *client.Client, clk clock.Clock) *manager.Manager {
-	t.Helper()
-	mgr, err := manager.New(manager.Options{Client: cl, Clock: clk})
-	require.NoError(t, err)
-	require.NoError(t, endpoints.Add(mgr), "endpoints.Add")
-	ctx, cancel := context.WithCancel(context.WithoutCancel(t.Context()))
-	done := make(chan error, 1)
-	go func() { done <- mgr.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		require.NoError(t, <-done, "manager stopped with an error")
-	})
-	return mgr
+	return &env{cs: cs, mgr: clustertest.StartManager(t, cl, clock.Real, endpoints.Add)}
 }
 
 func (e *env) waitIdle(t *testing.T) {

@@ -15,6 +15,7 @@ import (
 	"github.com/minicp/minicp/clock"
 	"github.com/minicp/minicp/clock/clocktest"
 	"github.com/minicp/minicp/cluster/clustertest"
+	"github.com/minicp/minicp/controllers/endpoints"
 )
 
 // TestEndpointsOfRunningPods runs pods on simulated kubelets: nginx whose
@@ -33,7 +34,7 @@ func TestEndpointsOfRunningPods(t *testing.T) {
 	cs := c.Clientset()
 	kubernetes, err := cs.Endpoints("default").Get(t.Context(), "kubernetes", client.GetOptions{})
 	require.NoError(t, err, "the API server's Endpoints")
-	mgr := startManager(t, cs.Client(), clk)
+	mgr := clustertest.StartManager(t, cs.Client(), clk, endpoints.Add)
 
 	nginx := func(name, probePath string) *corev1.Pod {
 		return &corev1.Pod{

@@ -52,7 +52,7 @@ func newAPIHarness(t *testing.T, adds ...func(*manager.Manager) error) *harness 
 	cl := clustertest.InMemoryClient(t, api)
 	cs, err := client.NewClientset(cl)
 	require.NoError(t, err, "NewClientset")
-	return &harness{clk: clk, cs: cs, mgr: startManager(t, cl, clk, adds...)}
+	return &harness{clk: clk, cs: cs, mgr: clustertest.StartManager(t, cl, clk, append([]func(*manager.Manager) error{namespace.Add}, adds...)...)}
 }
 
 // newClusterHarness starts a cluster with nodes simulated nodes (whose
@@ -65,26 +65,7 @@ func newClusterHarness(t *testing.T, nodes int) *harness {
 	// fake clock starts at the wall clock's time.
 	clk := clocktest.NewFake(clock.Real.Now())
 	c := clustertest.New(t, clustertest.WithNodes(nodes), clustertest.WithControllers(), clustertest.WithClock(clk))
-	return &harness{clk: clk, cs: c.Clientset(), mgr: startManager(t, c.Clientset().Client(), clk)}
-}
-
-// startManager runs a Manager with the namespace controller and the
-// controllers in adds until the test ends.
-func startManager(t *testing.T, cl *client.Client, clk *clocktest.Fake, adds ...func(*manager.Manager) error) *manager.Manager {
-	t.Helper()
-	mgr, err := manager.New(manager.Options{Client: cl, Clock: clk})
-	require.NoError(t, err, "manager.New")
-	for _, add := range append([]func(*manager.Manager) error{namespace.Add}, adds...) {
-		require.NoError(t, add(mgr), "add a controller")
-	}
-	ctx, cancel := context.WithCancel(context.WithoutCancel(t.Context()))
-	done := make(chan error, 1)
-	go func() { done <- mgr.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		require.NoError(t, <-done, "manager.Start")
-	})
-	return mgr
+	return &harness{clk: clk, cs: c.Clientset(), mgr: clustertest.StartManager(t, c.Clientset().Client(), clk, namespace.Add)}
 }
 
 // testContext returns a context that ends with the test or after

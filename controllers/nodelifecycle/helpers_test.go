@@ -47,26 +47,9 @@ func newEnv(t *testing.T, prepare func(e *env)) *env {
 	if prepare != nil {
 		prepare(e)
 	}
-	e.mgr = startManager(t, cl, e.clk)
+	e.mgr = clustertest.StartManager(t, cl, e.clk, nodelifecycle.Add)
 	e.waitIdle()
 	return e
-}
-
-// startManager runs a Manager with only this package's controllers until
-// the test ends; the cleanup checks that it stops cleanly.
-func startManager(t *testing.T, cl *client.Client, clk *clocktest.Fake) *manager.Manager {
-	t.Helper()
-	mgr, err := manager.New(manager.Options{Client: cl, Clock: clk})
-	require.NoError(t, err)
-	require.NoError(t, nodelifecycle.Add(mgr), "nodelifecycle.Add")
-	ctx, cancel := context.WithCancel(context.WithoutCancel(t.Context()))
-	done := make(chan error, 1)
-	go func() { done <- mgr.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		require.NoError(t, <-done, "manager stopped with an error")
-	})
-	return mgr
 }
 
 func (e *env) waitIdle() {

@@ -32,7 +32,7 @@ func TestHealthyClusterStaysReady(t *testing.T) {
 	clk := clocktest.NewFake(clock.Real.Now().Truncate(time.Second))
 	c := clustertest.New(t, clustertest.WithNodes(2), clustertest.WithControllers(), clustertest.WithClock(clk))
 	cs := c.Clientset()
-	mgr := startManager(t, cs.Client(), clk)
+	mgr := clustertest.StartManager(t, cs.Client(), clk, nodelifecycle.Add)
 	nodes, err := cs.Nodes().List(t.Context(), client.ListOptions{})
 	require.NoError(t, err)
 	require.Len(t, nodes.Items, 2)

@@ -83,6 +83,10 @@ const (
 // pod it creates, so a pod is counted before it is deleted.
 const JobTrackingFinalizer = "batch.kubernetes.io/job-tracking"
 
+// JobCompletionIndexAnnotation (and the label of the same name) holds the
+// completion index of a pod of an Indexed Job, from 0 to completions-1.
+const JobCompletionIndexAnnotation = "batch.kubernetes.io/job-completion-index"
+
 // JobControllerName is the ManagedBy value of Jobs the built-in controller
 // reconciles.
 const JobControllerName = "kubernetes.io/job-controller"
