@@ -18,13 +18,11 @@ const FieldImmutableErrorMsg = "field is immutable"
 // annotation keys and values: 256 KiB.
 const TotalAnnotationSizeLimitB = 256 * (1 << 10)
 
-// The finalizers of the garbage collector and the namespace controller,
-// the only finalizer names allowed without a domain prefix.
-const (
-	finalizerOrphanDependents = "orphan"
-	finalizerDeleteDependents = "foregroundDeletion"
-	finalizerKubernetes       = "kubernetes"
-)
+// finalizerKubernetes is the namespace controller's finalizer. With the
+// garbage collector's (metav1.FinalizerOrphanDependents and
+// FinalizerDeleteDependents) it is the only finalizer name allowed
+// without a domain prefix.
+const finalizerKubernetes = "kubernetes"
 
 // ValidateNameFunc checks an object name; with prefix set it checks a
 // generateName prefix, to which a random suffix is still to be added.
@@ -273,9 +271,9 @@ func validateFinalizers(finalizers []string, fldPath path) apierrors.FieldErrors
 	for _, f := range finalizers {
 		errs = append(errs, validateFinalizerName(f, fldPath)...)
 	}
-	if slices.Contains(finalizers, finalizerOrphanDependents) && slices.Contains(finalizers, finalizerDeleteDependents) {
+	if slices.Contains(finalizers, metav1.FinalizerOrphanDependents) && slices.Contains(finalizers, metav1.FinalizerDeleteDependents) {
 		errs = append(errs, apierrors.Invalid(fldPath.String(), finalizers,
-			fmt.Sprintf("finalizer %s and %s cannot be both set", finalizerOrphanDependents, finalizerDeleteDependents)))
+			fmt.Sprintf("finalizer %s and %s cannot be both set", metav1.FinalizerOrphanDependents, metav1.FinalizerDeleteDependents)))
 	}
 	return errs
 }
@@ -287,7 +285,7 @@ func validateFinalizerName(name string, fldPath path) apierrors.FieldErrors {
 	}
 	if len(errs) == 0 && !strings.Contains(name, "/") {
 		switch name {
-		case finalizerKubernetes, finalizerOrphanDependents, finalizerDeleteDependents:
+		case finalizerKubernetes, metav1.FinalizerOrphanDependents, metav1.FinalizerDeleteDependents:
 		default:
 			errs = append(errs, apierrors.Invalid(fldPath.String(), name, "name is neither a standard finalizer name nor is it fully qualified"))
 		}

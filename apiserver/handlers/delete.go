@@ -101,6 +101,13 @@ func (s *Scope) parseDeleteOptions(r *http.Request) (*metav1.DeleteOptions, erro
 		p := metav1.DeletionPropagation(v)
 		opts.PropagationPolicy = &p
 	}
+	if v := q.Get("orphanDependents"); v != "" {
+		orphan, err := strconv.ParseBool(v)
+		if err != nil {
+			return nil, apierrors.NewBadRequest(fmt.Sprintf("invalid orphanDependents %q", v))
+		}
+		opts.OrphanDependents = &orphan
+	}
 	if v := q["dryRun"]; len(v) > 0 {
 		opts.DryRun = v
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/minicp/minicp/controllers/deployment"
 	"github.com/minicp/minicp/controllers/endpoints"
+	"github.com/minicp/minicp/controllers/garbagecollector"
 	"github.com/minicp/minicp/controllers/job"
 	"github.com/minicp/minicp/controllers/manager"
 	"github.com/minicp/minicp/controllers/namespace"
@@ -22,6 +23,7 @@ import (
 var controllers = map[string]AddFunc{
 	"deployment-controller":         deployment.Add,
 	"endpoints-controller":          endpoints.Add,
+	"garbage-collector-controller":  garbagecollector.Add,
 	"job-controller":                job.Add,
 	"namespace-controller":          namespace.Add,
 	"node-lifecycle-controller":     nodelifecycle.Add,
@@ -35,6 +37,7 @@ var controllers = map[string]AddFunc{
 var aliases = map[string]string{
 	"deployment":         "deployment-controller",
 	"endpoint":           "endpoints-controller",
+	"garbagecollector":   "garbage-collector-controller",
 	"job":                "job-controller",
 	"namespace":          "namespace-controller",
 	"nodelifecycle":      "node-lifecycle-controller",

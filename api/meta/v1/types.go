@@ -94,6 +94,16 @@ type Preconditions struct {
 	ResourceVersion *string `json:"resourceVersion,omitempty" protobuf:"bytes,2,opt,name=resourceVersion"`
 }
 
+// The finalizers of the garbage collector: an object carrying one is not
+// removed until the collector has orphaned (FinalizerOrphanDependents) or
+// deleted (FinalizerDeleteDependents) its dependents and removed the
+// finalizer. The API server adds them for the Orphan and Foreground
+// propagation policies.
+const (
+	FinalizerOrphanDependents = "orphan"
+	FinalizerDeleteDependents = "foregroundDeletion"
+)
+
 // DeletionPropagation says what happens to an object's dependents.
 type DeletionPropagation string
 

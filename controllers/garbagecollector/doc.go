@@ -1,0 +1,41 @@
+// Package garbagecollector is the garbage collector of the
+// controller-manager: it deletes the objects whose owners are gone, and
+// carries out the propagation policy a DELETE asked for. It sees the
+// cluster only through the API server, as every controller does.
+//
+// Owners and dependents. An object names its owners in
+// metadata.ownerReferences (a ReplicaSet owns its Pods). When every owner
+// is gone, the dependent is garbage. The API server turns the
+// propagationPolicy of a DELETE into finalizers, which the collector acts
+// on:
+//
+//	Background (default)  owner deleted at once; the collector then deletes the dependents
+//	Foreground            owner keeps "foregroundDeletion": the collector deletes the
+//	                      dependents (their dependents first), then removes the finalizer;
+//	                      dependents with blockOwnerDeletion=false do not hold the owner
+//	Orphan                owner keeps "orphan": the collector removes the owner's reference
+//	                      from every dependent, then the finalizer
+//
+// A dependent with another owner still alive is not deleted: only its
+// references to absent owners are removed. A namespaced owner can only own
+// objects of its own namespace (a reference across namespaces is reported
+// as an OwnerRefInvalidNamespace event and counts as absent); a
+// cluster-scoped owner can own anything; a cluster-scoped object cannot
+// have a namespaced owner.
+//
+// How it works. Every resource the scheme can list, watch and delete
+// (events excepted) is watched through the manager's shared informers.
+// The graph builder turns their changes, in order, into a graph of nodes by
+// uid, with a virtual node for an owner referenced but never seen, and
+// queues uids for the two controllers the GarbageCollector runs:
+// attemptToDelete (is this object garbage? is this foreground deletion
+// done?) and attemptToOrphan. Their workers decide from the API server's
+// live answer, never from the cache alone: an owner is absent only when a
+// GET says so, or returns another uid.
+//
+// Seed 002 ("Control loops": Deployment -> ReplicaSet -> Pod, "object
+// hierarchies through Owner References") describes the chain whose
+// cleanup this is.
+//
+// Upstream: k8s.io/kubernetes/pkg/controller/garbagecollector.
+package garbagecollector
