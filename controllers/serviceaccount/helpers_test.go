@@ -29,25 +29,35 @@ const waitTimeout = 30 * time.Second
 var t0 = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // wiretap counts the service account creates that pass through it, by
-// namespace: what the controller asked of the API server, whether the
-// server then accepted it or not.
+// namespace: what the controller asked of the API server (creates), and
+// what the server accepted (accepted). A create that races the cache and
+// gets AlreadyExists is an attempt, not a second account: upstream's
+// controller makes the same harmless attempts.
 type wiretap struct {
 	next http.RoundTripper
-	// mu guards creates.
-	mu      sync.Mutex
-	creates map[string]int
+	// mu guards creates and accepted.
+	mu       sync.Mutex
+	creates  map[string]int
+	accepted map[string]int
 }
 
 // RoundTrip implements http.RoundTripper.
 func (w *wiretap) RoundTrip(req *http.Request) (*http.Response, error) {
 	// POST /api/v1/namespaces/{ns}/serviceaccounts
 	parts := strings.Split(strings.Trim(req.URL.Path, "/"), "/")
-	if req.Method == http.MethodPost && len(parts) == 5 && parts[0] == "api" && parts[2] == "namespaces" && parts[4] == "serviceaccounts" {
+	isCreate := req.Method == http.MethodPost && len(parts) == 5 && parts[0] == "api" && parts[2] == "namespaces" && parts[4] == "serviceaccounts"
+	if isCreate {
 		w.mu.Lock()
 		w.creates[parts[3]]++
 		w.mu.Unlock()
 	}
-	return w.next.RoundTrip(req)
+	resp, err := w.next.RoundTrip(req)
+	if isCreate && err == nil && resp.StatusCode == http.StatusCreated {
+		w.mu.Lock()
+		w.accepted[parts[3]]++
+		w.mu.Unlock()
+	}
+	return resp, err
 }
 
 // createsIn returns how many service account creates went to ns.
@@ -55,6 +65,14 @@ func (w *wiretap) createsIn(ns string) int {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.creates[ns]
+}
+
+// acceptedIn returns how many service account creates in ns the server
+// accepted.
+func (w *wiretap) acceptedIn(ns string) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.accepted[ns]
 }
 
 // harness is an API server, a Manager running only the ServiceAccount
@@ -70,7 +88,7 @@ type harness struct {
 func newHarness(t *testing.T) *harness {
 	t.Helper()
 	api := clustertest.NewAPIServer(t)
-	tap := &wiretap{next: client.NewInMemoryTransport(api.Handler()), creates: map[string]int{}}
+	tap := &wiretap{next: client.NewInMemoryTransport(api.Handler()), creates: map[string]int{}, accepted: map[string]int{}}
 	mgrClient, err := client.New(client.Config{Host: "http://in-memory", Transport: tap,
 		BearerToken: clustertest.AdminToken, UserAgent: "serviceaccount-controller"})
 	require.NoError(t, err, "client.New")

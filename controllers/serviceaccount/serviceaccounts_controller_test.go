@@ -41,7 +41,7 @@ func TestDefaultServiceAccountInEveryNamespace(t *testing.T) {
 	}
 	require.NoError(t, h.mgr.WaitIdle(ctx), "WaitIdle")
 	for _, ns := range []string{metav1.NamespaceDefault, "team-a"} {
-		assert.Equal(t, 1, h.tap.createsIn(ns), "the controller created %s/default exactly once", ns)
+		assert.Equal(t, 1, h.tap.acceptedIn(ns), "the controller created %s/default exactly once", ns)
 	}
 }
 
@@ -72,7 +72,7 @@ func TestDefaultServiceAccountIsRecreated(t *testing.T) {
 	require.NoError(t, h.mgr.WaitIdle(ctx), "WaitIdle")
 	_, err = sas.Get(ctx, "builder", client.GetOptions{})
 	assert.True(t, apierrors.IsNotFound(err), "builder is not the controller's to recreate: %v", err)
-	assert.Equal(t, 2, h.tap.createsIn("team-b"), "one create per default service account")
+	assert.Equal(t, 2, h.tap.acceptedIn("team-b"), "one create per default service account")
 }
 
 // TestNoServiceAccountInTerminatingNamespace: once a namespace is

@@ -64,27 +64,28 @@ func play(ctx context.Context, cs *client.Clientset, out io.Writer) error {
 	deployments := cs.Deployments("default")
 
 	obs.section("1. create deployment " + name + ": 3 replicas of nginx:1.26")
-	if _, err := deployments.Create(ctx, newDeployment(), client.WriteOptions{}); err != nil {
+	d, err := deployments.Create(ctx, newDeployment(), client.WriteOptions{})
+	if err != nil {
 		return fmt.Errorf("create: %w", err)
 	}
-	if err := obs.waitRolledOut(ctx, 3); err != nil {
+	if err := obs.waitRolledOut(ctx, d.Generation, 3); err != nil {
 		return err
 	}
 
 	obs.section("2. scale to 5")
-	if _, err := deployments.Patch(ctx, name, client.MergePatchType, []byte(`{"spec":{"replicas":5}}`), client.WriteOptions{}); err != nil {
+	if d, err = deployments.Patch(ctx, name, client.MergePatchType, []byte(`{"spec":{"replicas":5}}`), client.WriteOptions{}); err != nil {
 		return fmt.Errorf("scale: %w", err)
 	}
-	if err := obs.waitRolledOut(ctx, 5); err != nil {
+	if err := obs.waitRolledOut(ctx, d.Generation, 5); err != nil {
 		return err
 	}
 
 	obs.section("3. roll out nginx:1.27 (maxSurge 1, maxUnavailable 1)")
 	patch := `{"spec":{"template":{"spec":{"containers":[{"name":"nginx","image":"nginx:1.27"}]}}}}`
-	if _, err := deployments.Patch(ctx, name, client.StrategicMergePatchType, []byte(patch), client.WriteOptions{}); err != nil {
+	if d, err = deployments.Patch(ctx, name, client.StrategicMergePatchType, []byte(patch), client.WriteOptions{}); err != nil {
 		return fmt.Errorf("set image: %w", err)
 	}
-	if err := obs.waitRolledOut(ctx, 5); err != nil {
+	if err := obs.waitRolledOut(ctx, d.Generation, 5); err != nil {
 		return err
 	}
 	obs.flush()

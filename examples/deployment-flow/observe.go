@@ -237,13 +237,14 @@ func (o *observer) flush() {
 	}
 }
 
-// waitRolledOut blocks until the Deployment has observed its latest
-// generation and runs n updated, available pods and no others, as
+// waitRolledOut blocks until the Deployment's controller has observed
+// generation (the one the last write returned: the watch may not have
+// shown it yet) and it runs n updated, available pods and no others, as
 // `kubectl rollout status` waits.
-func (o *observer) waitRolledOut(ctx context.Context, n int32) error {
+func (o *observer) waitRolledOut(ctx context.Context, generation int64, n int32) error {
 	return o.waitFor(ctx, func() bool {
 		d := o.deploy
-		return d != nil && d.Status.ObservedGeneration >= d.Generation &&
+		return d != nil && d.Status.ObservedGeneration >= generation && d.Status.ObservedGeneration >= d.Generation &&
 			d.Status.UpdatedReplicas == n && d.Status.AvailableReplicas == n && d.Status.Replicas == n
 	})
 }
