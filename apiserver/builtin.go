@@ -105,7 +105,7 @@ func DefaultAdmission(s *Server) admission.Chain {
 	return admission.Chain{
 		&admission.Defaulting{SetDefaults: SetDefaults},
 		admission.DefaultTolerationSeconds{},
-		&admission.NamespaceLifecycle{Namespaces: s},
+		&admission.NamespaceLifecycle{Namespaces: s, Clock: s.clock},
 	}
 }
 
@@ -115,18 +115,21 @@ func podNodeName(obj runtime.Object) ([]string, error) {
 	return []string{obj.(*corev1.Pod).Spec.NodeName}, nil
 }
 
-// GetNamespace implements admission.NamespaceGetter with a consistent
-// read from etcd. kube-apiserver reads its informer and forces live
-// lookups of namespaces it saw deleted a moment ago; minicp reads etcd
-// every time, so a create right after a namespace turned Terminating is
-// always refused. The cost is one etcd read per create, visible in the
-// API create benchmark. The result must not be modified.
-func (s *Server) GetNamespace(ctx context.Context, name string) (*corev1.Namespace, error) {
+// GetNamespace implements admission.NamespaceGetter: from the watch cache
+// (resourceVersion "0"), as kube-apiserver's admission reads its informer,
+// or from etcd with opts.Live. NamespaceLifecycle decides which, and when
+// the cache may be behind. The result is shared: callers must not modify
+// it.
+func (s *Server) GetNamespace(ctx context.Context, name string, opts admission.GetNamespaceOptions) (*corev1.Namespace, error) {
 	store, ok := s.Store(gvrNamespaces)
 	if !ok {
 		return nil, fmt.Errorf("namespaces are not served")
 	}
-	obj, err := store.Storage.Get(ctx, store.Key("", name), storage.GetOptions{})
+	rv := "0"
+	if opts.Live {
+		rv = ""
+	}
+	obj, err := store.Storage.Get(ctx, store.Key("", name), storage.GetOptions{ResourceVersion: rv})
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil, apierrors.NewNotFound(gvrNamespaces.GroupResource(), name)
 	}

@@ -28,9 +28,10 @@ type Interface interface {
 	// opts.Predicate, in key order, at a single revision.
 	GetList(ctx context.Context, key string, opts ListOptions) (*ListResult, error)
 
-	// GuaranteedUpdate reads the object under key, calls tryUpdate with a
-	// copy it may modify, and writes the result if the object has not
-	// changed meanwhile; if it has, it reads again and calls tryUpdate again.
+	// GuaranteedUpdate reads the object under key (or starts from
+	// opts.CachedExistingObject), calls tryUpdate with a copy it may
+	// modify, and writes the result if the object has not changed
+	// meanwhile; if it has, it reads again and calls tryUpdate again.
 	// tryUpdate returning an error aborts with that error. ErrNotFound if the
 	// key is empty and opts.IgnoreNotFound is false (with it, tryUpdate gets
 	// a zero object: an upsert). Preconditions that fail give ErrConflict.
@@ -59,7 +60,11 @@ type Interface interface {
 // copy it may modify and return. The etcd revision of current is in its
 // resourceVersion. The returned object belongs to storage from then on:
 // storage may modify it (it clears its resourceVersion before encoding).
-// UpdateFunc may be called more than once, once per lost race.
+// UpdateFunc may be called more than once: once per lost race, and once
+// more after a stale cached copy (UpdateOptions.CachedExistingObject,
+// which the watch cache passes on every update). Each call must compute
+// its result from current alone, carrying nothing over from an earlier
+// call (no writes to state the closure shares with the caller).
 type UpdateFunc func(current runtime.Object) (updated runtime.Object, err error)
 
 // GetOptions tunes Get.
@@ -99,6 +104,16 @@ const (
 type UpdateOptions struct {
 	IgnoreNotFound bool
 	Preconditions  *Preconditions
+	// CachedExistingObject is a recent copy of the object under key, with
+	// its resourceVersion: the watch cache's. GuaranteedUpdate starts from
+	// it instead of reading etcd, and reads etcd only when it proves stale
+	// (the transaction's revision check fails, or a precondition or
+	// tryUpdate fails on it), so a stale copy costs one more round trip and
+	// never changes the result. Storage takes ownership of it. Optional.
+	//
+	// Upstream: k8s.io/apiserver/pkg/storage (Interface.GuaranteedUpdate's
+	// cachedExistingObject).
+	CachedExistingObject runtime.Object
 }
 
 // DeleteOptions tunes Delete.

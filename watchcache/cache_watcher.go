@@ -61,6 +61,9 @@ type cacheWatcher struct {
 	triggered bool
 
 	allowBookmarks bool
+	// cachingObjects: the watch was started WithCachingObjects, so the
+	// objects of dispatched events are sent as CachingObjects.
+	cachingObjects bool
 	newFunc        func() runtime.Object
 
 	// startRV is the revision of the initial events: input events at or
@@ -249,7 +252,7 @@ func (w *cacheWatcher) matches(e *storeElement) bool {
 func (w *cacheWatcher) convert(ev *watchCacheEvent) (watch.Event, bool) {
 	if ev.Type == watch.Deleted {
 		if w.matches(ev.Object) {
-			return watch.Event{Type: watch.Deleted, Object: ev.Object.Object}, true
+			return watch.Event{Type: watch.Deleted, Object: ev.object(w.cachingObjects)}, true
 		}
 		return watch.Event{}, false
 	}
@@ -257,11 +260,11 @@ func (w *cacheWatcher) convert(ev *watchCacheEvent) (watch.Event, bool) {
 	old := ev.Prev != nil && w.matches(ev.Prev)
 	switch {
 	case cur && old:
-		return watch.Event{Type: watch.Modified, Object: ev.Object.Object}, true
+		return watch.Event{Type: watch.Modified, Object: ev.object(w.cachingObjects)}, true
 	case cur:
-		return watch.Event{Type: watch.Added, Object: ev.Object.Object}, true
+		return watch.Event{Type: watch.Added, Object: ev.object(w.cachingObjects)}, true
 	case old:
-		return watch.Event{Type: watch.Deleted, Object: ev.prevObjectAtRV()}, true
+		return watch.Event{Type: watch.Deleted, Object: ev.prevObject(w.cachingObjects)}, true
 	}
 	return watch.Event{}, false
 }

@@ -237,8 +237,25 @@ func (c *Cacher) Create(ctx context.Context, key string, obj runtime.Object) (ru
 	return c.storage.Create(ctx, key, obj)
 }
 
-// GuaranteedUpdate is the underlying storage's GuaranteedUpdate.
+// GuaranteedUpdate is the underlying storage's GuaranteedUpdate, started
+// from the cache's copy of the object when the cache has one
+// (opts.CachedExistingObject; a caller's own is ignored): most updates
+// then skip storage's read, and one whose copy proves stale costs storage
+// one more round trip, never a different result. It does not wait for the
+// cache to be ready: without a copy, storage reads as it always does.
+//
+// Upstream: k8s.io/apiserver/pkg/storage/cacher (Cacher.GuaranteedUpdate).
 func (c *Cacher) GuaranteedUpdate(ctx context.Context, key string, opts storage.UpdateOptions, tryUpdate storage.UpdateFunc) (runtime.Object, error) {
+	opts.CachedExistingObject = nil
+	wc := c.watchCache
+	wc.mu.RLock()
+	e, ok := wc.store.get(key)
+	wc.mu.RUnlock()
+	if ok {
+		// A copy: storage takes ownership of it (it clears the
+		// resourceVersion to encode it), and the cache's object is shared.
+		opts.CachedExistingObject = e.Object.DeepCopyObject()
+	}
 	return c.storage.GuaranteedUpdate(ctx, key, opts, tryUpdate)
 }
 

@@ -70,6 +70,13 @@ func (d *dispatcher) dispatch(ctx context.Context, ev *watchCacheEvent) {
 	c.mu.Lock()
 	d.watchers = c.watchers.collect(ev, c.indexNames, c.resourcePrefix, d.watchers[:0])
 	c.mu.Unlock()
+	for _, w := range d.watchers {
+		if w.cachingObjects {
+			// Serializations live only as long as this dispatch's copy.
+			ev = ev.withCachingObjects()
+			break
+		}
+	}
 	// Sending can block, so it happens with mu released: a watcher that
 	// stops meanwhile takes the event and drops it (its stopCh is closed).
 	if c.logger.Enabled(ctx, slog.LevelDebug) {

@@ -12,7 +12,9 @@
 // The parts:
 //   - The Cacher (cacher.go) implements storage.Interface. Create,
 //     GuaranteedUpdate and Delete, consistent reads and exact-revision reads
-//     are delegated to the underlying storage.Interface.
+//     are delegated to the underlying storage.Interface; GuaranteedUpdate
+//     hands it the cache's copy of the object to start from, so an update
+//     whose copy is current costs no etcd read.
 //   - One reflector per Cacher (reflector.go) lists the resource's prefix,
 //     then watches it from the list's revision; it relists with backoff
 //     when that watch fails or expires.
@@ -26,6 +28,9 @@
 //   - Each client watch is a cacheWatcher (cache_watcher.go): a bounded
 //     input channel, a label/field filter that turns objects entering or
 //     leaving the selector into ADDED and DELETED, and a result channel.
+//     Watches that ask for it (WithCachingObjects: the API server's) get
+//     the objects of dispatched events as CachingObjects
+//     (caching_object.go), so an event is encoded once for all of them.
 //   - Idle watchers get periodic BOOKMARKs (bookmarks.go); a watch from a
 //     resourceVersion older than the window gets 410 Expired.
 //   - ready.go holds the Pending/Ready/Stopped state requests wait on.

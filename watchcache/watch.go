@@ -33,7 +33,9 @@ import (
 // when ctx is done, on Stop, when it falls behind for longer than the
 // dispatch budget, when the cache relists, or when the Cacher stops; its
 // client then watches again from the last resourceVersion it saw. Objects
-// in events are shared: do not modify them.
+// in events are shared: do not modify them. With a ctx from
+// WithCachingObjects, objects of events after the initial ones come
+// wrapped in a *CachingObject.
 //
 // Upstream: k8s.io/apiserver/pkg/storage/cacher (Cacher.Watch).
 func (c *Cacher) Watch(ctx context.Context, key string, opts storage.ListOptions) (watch.Interface, error) {
@@ -66,6 +68,7 @@ func (c *Cacher) Watch(ctx context.Context, key string, opts storage.ListOptions
 		trigger:        trigger,
 		triggered:      triggered,
 		allowBookmarks: opts.ProgressNotify,
+		cachingObjects: cachingObjectsFrom(ctx),
 		newFunc:        c.newFunc,
 		forget:         c.forget,
 	}

@@ -56,9 +56,16 @@ type watchCacheEvent struct {
 
 	// prevOnce builds prevAtRV, Prev's object at the event's
 	// resourceVersion, the first time a watcher sees the object leave its
-	// selector; later watchers share it.
-	prevOnce sync.Once
-	prevAtRV runtime.Object
+	// selector; later watchers share it. With cachingObject set, it also
+	// wraps it in cachingPrev.
+	prevOnce    sync.Once
+	prevAtRV    runtime.Object
+	cachingPrev *CachingObject
+
+	// cachingObject wraps Object.Object for watchers that asked for
+	// CachingObjects. It is set only on the copy of an event the
+	// dispatcher hands out (withCachingObjects), never on the window's.
+	cachingObject *CachingObject
 }
 
 // prevObjectAtRV returns the previous state with the event's
@@ -69,8 +76,47 @@ func (e *watchCacheEvent) prevObjectAtRV() runtime.Object {
 		obj := e.Prev.Object.DeepCopyObject()
 		metav1.MustAccessor(obj).ResourceVersion = strconv.FormatInt(e.ResourceVersion, 10)
 		e.prevAtRV = obj
+		if e.cachingObject != nil {
+			e.cachingPrev = newCachingObject(obj)
+		}
 	})
 	return e.prevAtRV
+}
+
+// object returns the object of the event as a watcher sees it: wrapped in
+// a CachingObject when the watcher asked for one and the event has one.
+func (e *watchCacheEvent) object(caching bool) runtime.Object {
+	if caching && e.cachingObject != nil {
+		return e.cachingObject
+	}
+	return e.Object.Object
+}
+
+// prevObject is prevObjectAtRV as a watcher sees it, as object.
+func (e *watchCacheEvent) prevObject(caching bool) runtime.Object {
+	obj := e.prevObjectAtRV()
+	if caching && e.cachingPrev != nil {
+		return e.cachingPrev
+	}
+	return obj
+}
+
+// withCachingObjects returns a copy of the event whose objects are
+// CachingObjects, for the watchers it is being dispatched to: they share
+// its serializations, which go away with the copy once they have all sent
+// it, so the window (which keeps e) never holds them.
+//
+// Upstream: k8s.io/apiserver/pkg/storage/cacher (setCachingObjects).
+func (e *watchCacheEvent) withCachingObjects() *watchCacheEvent {
+	return &watchCacheEvent{
+		Type:            e.Type,
+		Key:             e.Key,
+		ResourceVersion: e.ResourceVersion,
+		RecordTime:      e.RecordTime,
+		Object:          e.Object,
+		Prev:            e.Prev,
+		cachingObject:   newCachingObject(e.Object.Object),
+	}
 }
 
 // watchCache is a sliding window of the most recent events (a ring buffer)

@@ -130,8 +130,14 @@ func (s *Store) deletionMustWait(ctx context.Context, obj runtime.Object, opts *
 // object, and its garbage collector finalizers as opts decides. A second
 // delete may shorten a grace period, never lengthen it; one that does not
 // shorten a running grace period changes nothing, finalizers included.
-func (s *Store) markDeleting(ctx context.Context, key, name string, opts *metav1.DeleteOptions, dryRun bool) (runtime.Object, error) {
+func (s *Store) markDeleting(ctx context.Context, key, name string, request *metav1.DeleteOptions, dryRun bool) (runtime.Object, error) {
 	mark := func(current runtime.Object) (runtime.Object, error) {
+		// CheckGracefulDelete writes the grace period it settles on into
+		// its options, and an update function may run again (a stale
+		// cached object first, then the stored one): each attempt starts
+		// from the request's options, so an unbound pod's 0 seen first
+		// does not carry over to the bound pod it turned out to be.
+		opts := runtime.DeepCopy(request)
 		if err := checkPreconditions(current, opts.Preconditions, s.GroupResource(), name); err != nil {
 			return nil, err
 		}
