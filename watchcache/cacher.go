@@ -60,9 +60,16 @@ type Options struct {
 	// Kubernetes' dynamic window: 100 events, doubling while 75s of history
 	// does not fit, up to 102,400.
 	Capacity int
-	// Clock times bookmarks, the dispatch budget, waits and backoff.
-	// Defaults to clock.Real.
+	// Clock times bookmarks, the dispatch budget and backoff. Defaults to
+	// clock.Real.
 	Clock clock.Clock
+	// RequestClock times how long a request waits for the cache to catch
+	// up with a resourceVersion (the 3-second bound, and the progress
+	// requests that speed it up). Defaults to clock.Real even when Clock
+	// is a fake: that wait is request latency, and a client's request must
+	// not hang until a test steps its cluster's clock (a step past the
+	// bound would then fail it).
+	RequestClock clock.Clock
 	// Logger receives Info records on sync and shutdown, Warn records for
 	// relists and closed slow watchers, and Debug records per dispatched
 	// event (hop "watchcache.dispatch"). Defaults to a logger that discards.
@@ -98,6 +105,7 @@ type Cacher struct {
 	indexNames        []string
 	indexFuncs        []IndexFunc
 	clock             clock.Clock
+	requestClock      clock.Clock
 	logger            *slog.Logger
 	bookmarkFrequency time.Duration
 
@@ -148,6 +156,7 @@ func New(opts Options) (*Cacher, error) {
 		newFunc:           opts.NewFunc,
 		getAttrs:          opts.GetAttrs,
 		clock:             opts.Clock,
+		requestClock:      opts.RequestClock,
 		bookmarkFrequency: opts.BookmarkFrequency,
 		ready:             newReady(),
 		incomingCh:        make(chan *watchCacheEvent, incomingBufferSize),
@@ -158,6 +167,9 @@ func New(opts Options) (*Cacher, error) {
 	}
 	if c.clock == nil {
 		c.clock = clock.Real
+	}
+	if c.requestClock == nil {
+		c.requestClock = clock.Real
 	}
 	if c.bookmarkFrequency == 0 {
 		c.bookmarkFrequency = defaultBookmarkFrequency
@@ -179,7 +191,7 @@ func New(opts Options) (*Cacher, error) {
 	}
 	c.logger = logging.OrDiscard(opts.Logger).With("component", "watchcache", "resource", opts.ResourcePrefix)
 	c.watchCache = newWatchCache(c.clock, opts.Capacity, c.indexNames)
-	c.progress = newProgressRequester(opts.Storage, c.clock)
+	c.progress = newProgressRequester(opts.Storage, c.requestClock)
 	return c, nil
 }
 

@@ -95,12 +95,12 @@ func (c *Cacher) waitUntilFresh(ctx context.Context, key string, rv int64) error
 	if cur >= rv {
 		return nil
 	}
-	timeout := c.clock.NewTimer(blockTimeout)
+	timeout := c.requestClock.NewTimer(blockTimeout)
 	defer timeout.Stop()
 	var periodCh <-chan time.Time
 	if c.progress != nil {
 		c.progress.request()
-		period := c.clock.NewTicker(progressRequestPeriod)
+		period := c.requestClock.NewTicker(progressRequestPeriod)
 		defer period.Stop()
 		periodCh = period.C()
 	}

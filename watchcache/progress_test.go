@@ -21,7 +21,7 @@ func TestWaitRequestsProgress(t *testing.T) {
 	// Requests are reported on a channel the test reads; 10 is more than
 	// it lets happen.
 	p := &progressFake{fakeStorage: newFakeStorage(10), requests: make(chan struct{}, 10)}
-	c := startCacher(t, watchcache.Options{Storage: p, Clock: fc})
+	c := startCacher(t, watchcache.Options{Storage: p, Clock: fc, RequestClock: fc})
 	fw := p.nextWatch(t)
 
 	listed := make(chan error, 1)

@@ -115,7 +115,7 @@ func TestWatchIndexedFieldTransitions(t *testing.T) {
 func TestWatchNewerThanCache(t *testing.T) {
 	fc := clocktest.NewFake(time.Unix(0, 0))
 	f := newFakeStorage(10)
-	c, fw := startFake(t, f, watchcache.Options{Clock: fc})
+	c, fw := startFake(t, f, watchcache.Options{Clock: fc, RequestClock: fc})
 
 	type result struct {
 		w   watch.Interface
