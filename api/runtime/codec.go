@@ -27,11 +27,20 @@ func Decode(data []byte, into Object) (unknownFields []string, err error) {
 			return nil, fmt.Errorf("decode yaml: %w", err)
 		}
 	}
+	t := reflect.TypeOf(into)
+	if t != nil && allFieldsKnown(data, t) {
+		// Nothing to report or drop, so the generic parse below would
+		// only cost time. Malformed JSON fails here as it does there:
+		// json.Unmarshal checks the whole document before decoding.
+		if err := json.Unmarshal(data, into); err != nil {
+			return nil, fmt.Errorf("decode json: %w", err)
+		}
+		return nil, nil
+	}
 	var generic any
 	if err := json.Unmarshal(data, &generic); err != nil {
 		return nil, fmt.Errorf("decode json: %w", err)
 	}
-	t := reflect.TypeOf(into)
 	unknown := UnknownFields(generic, t)
 	if len(unknown) > 0 {
 		// encoding/json matches keys case-insensitively, so "Spec" would

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"strings"
+	"sync"
 
 	"github.com/minicp/minicp/api/apierrors"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
@@ -212,6 +214,14 @@ func (s *Store) readyToDelete(ctx context.Context, obj runtime.Object) bool {
 // what bumps metadata.generation. Comparing the JSON forms covers every
 // kind without per-kind code.
 func specChanged(obj, old runtime.Object) bool {
+	// Most updates (status writes, label and finalizer edits) leave the
+	// spec as it was, and equal Go values have equal JSON forms: settle
+	// those without encoding anything. Values that differ may still encode
+	// alike (a nil and an empty omitempty slice), so only JSON decides a
+	// change.
+	if desiredStateEqual(obj, old) {
+		return false
+	}
 	return !reflect.DeepEqual(desiredState(obj), desiredState(old))
 }
 
@@ -229,6 +239,57 @@ func desiredState(obj runtime.Object) map[string]any {
 	delete(m, "kind")
 	delete(m, "apiVersion")
 	return m
+}
+
+// desiredStateEqual reports whether obj and old hold deeply equal values
+// in every top-level field that desiredState keeps. false means "compare
+// the JSON forms", not "different".
+func desiredStateEqual(obj, old runtime.Object) bool {
+	v, ov := reflect.ValueOf(obj), reflect.ValueOf(old)
+	if v.Type() != ov.Type() || v.Kind() != reflect.Pointer || v.IsNil() || ov.IsNil() {
+		return false
+	}
+	v, ov = v.Elem(), ov.Elem()
+	if v.Kind() != reflect.Struct {
+		return false
+	}
+	for _, i := range desiredStateFields(v.Type()) {
+		if !reflect.DeepEqual(v.Field(i).Interface(), ov.Field(i).Interface()) {
+			return false
+		}
+	}
+	return true
+}
+
+// desiredFieldCache maps a struct type to its desiredStateFields: types are
+// fixed, and this runs on every update.
+var desiredFieldCache sync.Map // reflect.Type -> []int
+
+var typeMetaType = reflect.TypeFor[metav1.TypeMeta]()
+
+// desiredStateFields returns the indexes of the fields of struct t that
+// desiredState keeps: all but the embedded TypeMeta (kind, apiVersion) and
+// the fields encoded as metadata and status. Unexported fields are kept:
+// comparing more than the JSON form only sends more updates to the JSON
+// comparison.
+func desiredStateFields(t reflect.Type) []int {
+	if cached, ok := desiredFieldCache.Load(t); ok {
+		return cached.([]int)
+	}
+	var fields []int
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if f.Anonymous && f.Type == typeMetaType {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if f.IsExported() && !f.Anonymous && (name == "metadata" || name == "status") {
+			continue
+		}
+		fields = append(fields, i)
+	}
+	desiredFieldCache.Store(t, fields)
+	return fields
 }
 
 // UpdateUnchecked applies fn to the stored object ns/name with
