@@ -113,18 +113,8 @@ func (s *fieldScanner) object(t reflect.Type, depth int) bool {
 		if !s.value(valueType, depth+1) {
 			return false
 		}
-		s.skipSpace()
-		if s.pos >= len(s.data) {
-			return false
-		}
-		switch s.data[s.pos] {
-		case ',':
-			s.pos++
-		case '}':
-			s.pos++
-			return true
-		default:
-			return false
+		if done, ok := s.separator('}'); !ok || done {
+			return ok
 		}
 	}
 }
@@ -140,20 +130,29 @@ func (s *fieldScanner) array(elem reflect.Type, depth int) bool {
 		if !s.value(elem, depth+1) {
 			return false
 		}
-		s.skipSpace()
-		if s.pos >= len(s.data) {
-			return false
-		}
-		switch s.data[s.pos] {
-		case ',':
-			s.pos++
-		case ']':
-			s.pos++
-			return true
-		default:
-			return false
+		if done, ok := s.separator(']'); !ok || done {
+			return ok
 		}
 	}
+}
+
+// separator consumes what follows a member or an element: ',' (more to
+// come) or end, which closes the object or array (done). ok is false
+// for anything else.
+func (s *fieldScanner) separator(end byte) (done, ok bool) {
+	s.skipSpace()
+	if s.pos >= len(s.data) {
+		return false, false
+	}
+	switch s.data[s.pos] {
+	case ',':
+		s.pos++
+		return false, true
+	case end:
+		s.pos++
+		return true, true
+	}
+	return false, false
 }
 
 // str scans a string and returns its raw bytes between the quotes, and
