@@ -48,4 +48,30 @@ func TestKubectlDeploymentLifecycle(t *testing.T) {
 	k.run("wait", "--for=jsonpath={.subsets[0].addresses[4].ip}", "endpoints/web", "--timeout=30s")
 	ports := k.run("get", "endpoints", "web", "-o", "jsonpath={.subsets[0].ports[0].port}")
 	assert.Equal(t, "80", ports, "the Service's targetPort")
+
+	// kubectl delete cascades in the background: the garbage collector
+	// deletes the ReplicaSets, whose pods go with them.
+	assert.Contains(t, k.run("delete", "deployment", "web"), `deployment.apps "web" deleted`)
+	k.run("wait", "--for=delete", "pod", "-l", "app=web", "--timeout=60s")
+	assert.Contains(t, k.run("get", "rs", "-l", "app=web"), "No resources found")
+}
+
+// TestKubectlDeleteNamespace: deleting a namespace deletes what it holds,
+// running pods included, and then the namespace; kubectl waits for it.
+func TestKubectlDeleteNamespace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("scenario test")
+	}
+	c := startCluster(t, func(o *cluster.Options) { o.Nodes = 1 })
+	k := newKubectl(t, c)
+
+	k.run("create", "namespace", "team")
+	k.run("wait", "--for=jsonpath={.metadata.name}=default", "serviceaccount/default", "-n", "team", "--timeout=30s")
+	k.run("-n", "team", "create", "deployment", "api", "--image=nginx", "--replicas=2")
+	k.run("-n", "team", "create", "configmap", "settings", "--from-literal=a=b")
+	assert.Contains(t, k.run("-n", "team", "rollout", "status", "deploy/api", "--timeout=60s"), "successfully rolled out")
+
+	assert.Contains(t, k.run("delete", "namespace", "team", "--timeout=60s"), `namespace "team" deleted`)
+	assert.Contains(t, k.fail("get", "namespace", "team"), `namespaces "team" not found`)
+	assert.Contains(t, k.run("get", "pods", "-n", "team"), "No resources found")
 }
