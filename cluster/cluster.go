@@ -135,9 +135,10 @@ const etcdStartTimeout = 30 * time.Second
 //     scheduler has synced and every node is registered;
 //  7. Ready is closed.
 //
-// Shutdown is the reverse: the API server stops serving (its watches end
-// first), the kubelets, scheduler, compactor and watch caches stop, then
-// the etcd client closes, then the embedded etcd stops.
+// Shutdown is the reverse: the controller-manager, scheduler and
+// kubelets stop while the API server still answers them, then the API
+// server stops serving, its watch caches and the compactor stop, then the
+// etcd client closes, then the embedded etcd stops.
 func (c *Cluster) Start(ctx context.Context) (err error) {
 	etcdClient, closeEtcd, err := c.startEtcd(ctx)
 	if err != nil {
@@ -171,10 +172,16 @@ func (c *Cluster) Start(ctx context.Context) (err error) {
 	if err != nil {
 		return fmt.Errorf("cluster: %w", err)
 	}
-	var wg sync.WaitGroup
+	// The API server, its watch caches and the compactor stop on
+	// serverCtx, after the components, which stop on compCtx: their
+	// informers and requests end while the API server still answers.
+	var wg, compWG sync.WaitGroup
 	defer wg.Wait()
-	serverCtx, stopServer := context.WithCancel(ctx)
+	serverCtx, stopServer := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopServer()
+	compCtx, stopComps := context.WithCancel(context.WithoutCancel(ctx))
+	defer compWG.Wait()
+	defer stopComps()
 	wg.Go(func() { _ = server.Start(serverCtx) })
 	if err := server.WaitReady(ctx); err != nil {
 		return fmt.Errorf("cluster: watch caches: %w", err)
@@ -214,21 +221,35 @@ func (c *Cluster) Start(ctx context.Context) (err error) {
 		ln.Close()
 		return err
 	}
-	comps.start(serverCtx, &wg, c)
+	comps.start(compCtx, &compWG, c)
 	c.mu.Lock()
 	c.comps = comps
 	c.mu.Unlock()
 
 	serveErr := make(chan error, 1)
-	go func() { serveErr <- server.Serve(ctx, tls.NewListener(ln, certs.serverTLS())) }()
-	if err := comps.waitReady(ctx); err != nil {
+	go func() { serveErr <- server.Serve(serverCtx, tls.NewListener(ln, certs.serverTLS())) }()
+	// shutdown stops the components, then the API server, and returns
+	// Serve's error.
+	shutdown := func() error {
+		stopComps()
+		compWG.Wait()
 		stopServer()
-		<-serveErr
+		return <-serveErr
+	}
+	if err := comps.waitReady(ctx); err != nil {
+		_ = shutdown()
 		return fmt.Errorf("cluster: components: %w", err)
 	}
 	close(c.readyCh)
 	c.log.Info("cluster ready", "url", c.URL())
-	err = <-serveErr
+	select {
+	case <-ctx.Done():
+		err = shutdown()
+	case err = <-serveErr:
+		// Serving failed: stop the rest; Serve has returned already.
+		stopComps()
+		compWG.Wait()
+	}
 	c.log.Info("cluster stopped")
 	return err
 }
