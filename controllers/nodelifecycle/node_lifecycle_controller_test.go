@@ -217,6 +217,12 @@ func TestNodeThatNeverPosted(t *testing.T) {
 	assert.Empty(t, silent.Spec.Taints)
 
 	e.step(4*time.Second, "up")
+	// NoExecute taints are paced per zone, a token every 10s: a limiter
+	// that had no token (the zone looked fully disrupted while the
+	// manager's caches filled) makes the taint wait on the clock.
+	for i := 0; i < 10 && !hasTaint(e.node("silent"), corev1.TaintNodeUnreachable, corev1.TaintEffectNoExecute); i++ {
+		e.step(time.Second, "up")
+	}
 	silent = clustertest.WaitFor(t, e.cs.Nodes(), "silent", "tainted", func(n *corev1.Node, _ bool) bool {
 		return hasTaint(n, corev1.TaintNodeUnreachable, corev1.TaintEffectNoExecute)
 	})
