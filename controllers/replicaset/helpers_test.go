@@ -62,6 +62,20 @@ type apiEnv struct {
 	mgr *manager.Manager
 }
 
+// newAPIEnvAfter is newAPIEnv with setup run against the API server
+// before the Manager starts, so what setup creates is in the Manager's
+// caches before the controller runs: the pod and ReplicaSet informers
+// are not ordered with each other (upstream's neither), and a ReplicaSet
+// seen before its orphans would create pods in their place.
+func newAPIEnvAfter(t *testing.T, clk clock.Clock, setup func(cs *client.Clientset)) *apiEnv {
+	t.Helper()
+	cl := clustertest.InMemoryClient(t, clustertest.NewAPIServer(t))
+	cs, err := client.NewClientset(cl)
+	require.NoError(t, err)
+	setup(cs)
+	return &apiEnv{cs: cs, mgr: startManager(t, cl, clk, replicaset.Add)}
+}
+
 // newAPIEnv starts an API server, changed by mutate, and a Manager on clk
 // (clock.Real when nil) running the controller.
 func newAPIEnv(t *testing.T, clk clock.Clock, mutate ...func(*apiserver.Options)) *apiEnv {

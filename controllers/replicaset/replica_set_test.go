@@ -11,8 +11,6 @@ import (
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/client"
-	"github.com/minicp/minicp/cluster/clustertest"
-	"github.com/minicp/minicp/controllers/replicaset"
 )
 
 // TestScaleUpAndDown: the controller creates pods from the template until
@@ -59,17 +57,11 @@ func TestScaleUpAndDown(t *testing.T) {
 // an orphan its selector matches instead of creating a pod for it, and
 // releases an owned pod whose labels stop matching, replacing it.
 func TestAdoptsMatchingOrphanAndReleasesMismatchedPod(t *testing.T) {
-	cl := clustertest.InMemoryClient(t, clustertest.NewAPIServer(t))
-	cs, err := client.NewClientset(cl)
-	require.NoError(t, err)
-	orphan := createPod(t, cs, "orphan", "", webLabels)
-	createPod(t, cs, "stranger", "", map[string]string{"app": "db"})
-	// The manager starts once the pods exist, so its caches list them
-	// before the controller runs. Started first, its pod watch could
-	// bring the orphan after its ReplicaSet watch brought the ReplicaSet,
-	// which would then create a pod in the orphan's place: two informers
-	// are not ordered with each other, upstream's neither.
-	e := &apiEnv{cs: cs, mgr: startManager(t, cl, nil, replicaset.Add)}
+	var orphan *corev1.Pod
+	e := newAPIEnvAfter(t, nil, func(cs *client.Clientset) {
+		orphan = createPod(t, cs, "orphan", "", webLabels)
+		createPod(t, cs, "stranger", "", map[string]string{"app": "db"})
+	})
 	rs := createRS(t, e.cs, newReplicaSet("web", 2))
 
 	got := waitForRS(t, e.cs, "web", "two replicas", statusIs(2))
@@ -84,7 +76,7 @@ func TestAdoptsMatchingOrphanAndReleasesMismatchedPod(t *testing.T) {
 	adopted := pods["orphan"]
 	assert.Equal(t, orphan.UID, adopted.UID)
 	adopted.Labels = map[string]string{"app": "other"}
-	_, err = e.cs.Pods("default").Update(t.Context(), adopted, client.WriteOptions{})
+	_, err := e.cs.Pods("default").Update(t.Context(), adopted, client.WriteOptions{})
 	require.NoError(t, err, "relabel the adopted pod")
 
 	pods = waitForPods(t, e.cs, "the relabelled pod released and replaced", func(pods map[string]*corev1.Pod) bool {
@@ -123,11 +115,12 @@ func TestReplicaSetBeingDeletedAdoptsAndCreatesNothing(t *testing.T) {
 // as terminating and acts again right away, and their final deletion
 // later changes nothing.
 func TestGracefulDeletionDoesNotBlockTheReplicaSet(t *testing.T) {
-	e := newAPIEnv(t, nil)
-	// Assigned orphans: deleting a pod bound to a node is graceful.
-	for _, name := range []string{"a", "b", "c"} {
-		createPod(t, e.cs, name, "node-1", webLabels)
-	}
+	e := newAPIEnvAfter(t, nil, func(cs *client.Clientset) {
+		// Assigned orphans: deleting a pod bound to a node is graceful.
+		for _, name := range []string{"a", "b", "c"} {
+			createPod(t, cs, name, "node-1", webLabels)
+		}
+	})
 	rs := createRS(t, e.cs, newReplicaSet("web", 3))
 	waitForRS(t, e.cs, "web", "three adopted", statusIs(3))
 

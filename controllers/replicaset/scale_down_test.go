@@ -31,16 +31,17 @@ func setStatus(t *testing.T, cs *client.Clientset, name string, phase corev1.Pod
 // deletes the pods earliest in their lifecycle first: unassigned, then
 // Pending, then not ready, then the ones ready for the shortest time.
 func TestScaleDownDeletesLeastUsefulPodsFirst(t *testing.T) {
-	e := newAPIEnv(t, nil)
 	now := clock.Real.Now() // the Manager's clock
-	createPod(t, e.cs, "unassigned", "", webLabels)
-	createPod(t, e.cs, "pending", "node-1", webLabels)
-	createPod(t, e.cs, "not-ready", "node-1", webLabels)
-	setStatus(t, e.cs, "not-ready", corev1.PodRunning, corev1.ConditionFalse, now.Add(-time.Hour))
-	createPod(t, e.cs, "ready-new", "node-1", webLabels)
-	setStatus(t, e.cs, "ready-new", corev1.PodRunning, corev1.ConditionTrue, now.Add(-10*time.Second))
-	createPod(t, e.cs, "ready-old", "node-1", webLabels)
-	setStatus(t, e.cs, "ready-old", corev1.PodRunning, corev1.ConditionTrue, now.Add(-time.Hour))
+	e := newAPIEnvAfter(t, nil, func(cs *client.Clientset) {
+		createPod(t, cs, "unassigned", "", webLabels)
+		createPod(t, cs, "pending", "node-1", webLabels)
+		createPod(t, cs, "not-ready", "node-1", webLabels)
+		setStatus(t, cs, "not-ready", corev1.PodRunning, corev1.ConditionFalse, now.Add(-time.Hour))
+		createPod(t, cs, "ready-new", "node-1", webLabels)
+		setStatus(t, cs, "ready-new", corev1.PodRunning, corev1.ConditionTrue, now.Add(-10*time.Second))
+		createPod(t, cs, "ready-old", "node-1", webLabels)
+		setStatus(t, cs, "ready-old", corev1.PodRunning, corev1.ConditionTrue, now.Add(-time.Hour))
+	})
 
 	// Five orphans adopted, three too many.
 	rs := createRS(t, e.cs, newReplicaSet("web", 2))
