@@ -13,6 +13,7 @@ import (
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/watch"
+	"github.com/minicp/minicp/apiserver"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock"
 	"github.com/minicp/minicp/clock/clocktest"
@@ -38,12 +39,13 @@ type env struct {
 // controllers start (the nodes).
 func newEnv(t *testing.T, prepare func(e *env)) *env {
 	t.Helper()
-	cl := clustertest.InMemoryClient(t, clustertest.NewAPIServer(t))
+	// One fake clock for the API server and the controller: a node's
+	// creation is stamped on the clock its age is measured on.
+	clk := clocktest.NewFake(clock.Real.Now().Truncate(time.Second))
+	cl := clustertest.InMemoryClient(t, clustertest.NewAPIServer(t, func(o *apiserver.Options) { o.Clock = clk }))
 	cs, err := client.NewClientset(cl)
 	require.NoError(t, err)
-	// The API server stamps creation on the real clock: the fake one
-	// starts there, so a node's age is measured on the fake one.
-	e := &env{t: t, cs: cs, clk: clocktest.NewFake(clock.Real.Now().Truncate(time.Second))}
+	e := &env{t: t, cs: cs, clk: clk}
 	if prepare != nil {
 		prepare(e)
 	}
@@ -72,6 +74,19 @@ func (e *env) step(d time.Duration, alive ...string) {
 		e.clk.Step(s)
 		d -= s
 		e.waitIdle()
+	}
+}
+
+// stepUntil steps the clock a second at a time, renewing alive's
+// Leases, until cond holds for node name, for at most limit. A first
+// NoExecute taint waits for its zone's token, one every 10s, and there
+// is none right after the zone looked fully disrupted (as upstream's
+// SwapLimiter drains the new limiter), which can happen while the
+// Manager's caches fill.
+func (e *env) stepUntil(name string, limit time.Duration, cond func(*corev1.Node) bool, alive ...string) {
+	e.t.Helper()
+	for waited := time.Duration(0); waited < limit && !cond(e.node(name)); waited += time.Second {
+		e.step(time.Second, alive...)
 	}
 }
 
