@@ -117,6 +117,14 @@ func (q *DelayingQueue[T]) waitingLoop() {
 		if next > 0 {
 			timer = q.clock.NewTimer(next)
 			timerC = timer.C()
+			// A fake clock stepped between reading now and arming the
+			// timer would arm it a step late, and the step that should
+			// fire it has passed: look again. (A real clock moves by
+			// microseconds here, far below the threshold.)
+			if q.clock.Since(now) > time.Millisecond {
+				timer.Stop()
+				continue
+			}
 		}
 		select {
 		case <-q.stopCh:
