@@ -30,9 +30,12 @@ func TestPodFlow(t *testing.T) {
 	// Each hop is logged when it completes, so a hop that waits on the
 	// next (the bind waits for its write) can be printed after it; these
 	// chains are causal and keep their order.
+	// The create's etcd.txn is logged when the transaction returns, which
+	// may be after the watch has carried the pod to the scheduler: the
+	// watch cache's dispatch is what the scheduler's hops follow.
 	chains := [][]string{
 		{"authn", "authz", "admission.mutating", "etcd.txn"},
-		{"etcd.txn", "scheduler.filter", "scheduler.score"},
+		{"admission.mutating", "watchcache.dispatch", "scheduler.filter", "scheduler.score"},
 		{"scheduler.score", "kubelet.sandbox", "kubelet.container.start", "kubelet.status"},
 	}
 	for _, chain := range chains {
