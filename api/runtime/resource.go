@@ -22,13 +22,21 @@ type ResourceInfo struct {
 	// Subresources are the names after the object's path: "status",
 	// "binding", "log", "scale".
 	Subresources []string
+	// ListKindName is the kind of the resource's list. Defaults to the
+	// kind followed by "List"; a CRD may name another.
+	ListKindName string
 }
 
 // AllVerbs are the verbs of an ordinary read-write resource.
 var AllVerbs = []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}
 
 // ListKind is the kind of the resource's list, "PodList".
-func (r ResourceInfo) ListKind() string { return r.Kind + "List" }
+func (r ResourceInfo) ListKind() string {
+	if r.ListKindName != "" {
+		return r.ListKindName
+	}
+	return r.Kind + "List"
+}
 
 // GVK is the resource's kind in its group/version.
 func (r ResourceInfo) GVK() GroupVersionKind { return r.GVR.GroupVersion().WithKind(r.Kind) }

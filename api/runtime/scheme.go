@@ -48,6 +48,35 @@ func (s *Scheme) AddKnownTypes(gv GroupVersion, objs ...Object) {
 	}
 }
 
+// AddKind registers gvk as a kind whose objects have obj's Go type and
+// carry their own TypeMeta, so several kinds may share one type: every
+// custom resource is an unstructured.Unstructured. ObjectKind reads such
+// an object's TypeMeta instead of looking its type up. A kind added
+// again replaces the first registration.
+func (s *Scheme) AddKind(gvk GroupVersionKind, obj Object) {
+	t := reflect.TypeOf(obj)
+	if t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct {
+		panic(fmt.Sprintf("scheme: %T is not a pointer to a struct", obj))
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.kindToType[gvk] = t.Elem()
+}
+
+// RemoveKind unregisters a kind added with AddKind (a deleted CRD's).
+func (s *Scheme) RemoveKind(gvk GroupVersionKind) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t, ok := s.kindToType[gvk]
+	if !ok {
+		return
+	}
+	delete(s.kindToType, gvk)
+	if s.typeToKind[t] == gvk {
+		delete(s.typeToKind, t)
+	}
+}
+
 // New returns a new zero object of the kind, with its TypeMeta filled.
 func (s *Scheme) New(gvk GroupVersionKind) (Object, error) {
 	s.mu.RLock()
@@ -78,10 +107,20 @@ func (s *Scheme) ObjectKind(obj Object) (GroupVersionKind, error) {
 	s.mu.RLock()
 	gvk, ok := s.typeToKind[t]
 	s.mu.RUnlock()
-	if !ok {
+	if ok {
+		return gvk, nil
+	}
+	// A kind registered with AddKind: the object says what it is.
+	if v := reflect.ValueOf(obj); v.Kind() == reflect.Pointer && v.IsNil() {
 		return GroupVersionKind{}, fmt.Errorf("scheme: type %T is not registered", obj)
 	}
-	return gvk, nil
+	if tm := obj.GetTypeMeta(); tm.Kind != "" && tm.APIVersion != "" {
+		gvk = ParseGroupVersion(tm.APIVersion).WithKind(tm.Kind)
+		if s.Recognizes(gvk) {
+			return gvk, nil
+		}
+	}
+	return GroupVersionKind{}, fmt.Errorf("scheme: type %T is not registered", obj)
 }
 
 // SetTypeMeta fills obj's kind and apiVersion from its registered type.
