@@ -33,7 +33,7 @@ func (s *Store) Create(ctx context.Context, key string, obj runtime.Object) (run
 	}
 	// The resourceVersion is empty, so obj's JSON is already its stored
 	// form: encode it without copying it.
-	data, err := runtime.Encode(obj)
+	data, err := runtime.Encode(s.toStorage(obj))
 	if err != nil {
 		return nil, fmt.Errorf("create %s %s: encode: %w", s.gr, key, err)
 	}

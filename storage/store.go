@@ -29,9 +29,28 @@ type StoreOptions struct {
 	// NewFunc returns a new empty object of the resource's kind; the store
 	// decodes into it. Required.
 	NewFunc func() runtime.Object
+	// Converter converts objects between the form the store serves and
+	// the form it writes. Optional: built-in kinds are served as stored.
+	Converter Converter
 	// Logger receives Debug records per etcd transaction and Warn records
 	// for watches that end in error. Defaults to a logger that discards.
 	Logger *slog.Logger
+}
+
+// Converter converts objects between the form a Store serves and the form
+// it writes to etcd. A custom resource with several versions is stored at
+// one of them and served at each: the Store of each served version
+// converts on every read and write.
+//
+// Upstream: k8s.io/apiserver/pkg/storage/etcd3 (the codec and its
+// EncodeVersioner).
+type Converter interface {
+	// FromStorage converts an object just decoded from etcd, in place:
+	// the Store owns it.
+	FromStorage(obj runtime.Object)
+	// ToStorage returns the form of obj to write. It must not modify obj;
+	// the result may share obj's fields, as it is only encoded.
+	ToStorage(obj runtime.Object) runtime.Object
 }
 
 // Store is storage.Interface over etcd for one resource: every object is
@@ -50,6 +69,7 @@ type Store struct {
 	pathPrefix string
 	gr         runtime.GroupResource
 	newFunc    func() runtime.Object
+	converter  Converter
 	logger     *slog.Logger
 }
 
@@ -87,6 +107,7 @@ func NewStore(client *clientv3.Client, opts StoreOptions) (*Store, error) {
 		pathPrefix: pathPrefix + "/",
 		gr:         opts.GroupResource,
 		newFunc:    opts.NewFunc,
+		converter:  opts.Converter,
 		logger:     logger.With("component", "storage", "resource", opts.GroupResource.String()),
 	}, nil
 }
@@ -118,6 +139,9 @@ func (s *Store) decode(key string, data []byte, rev int64) (runtime.Object, erro
 	if err := json.Unmarshal(data, obj); err != nil {
 		return nil, fmt.Errorf("decode %s %s at revision %d: %w", s.gr, key, rev, err)
 	}
+	if s.converter != nil {
+		s.converter.FromStorage(obj)
+	}
 	// NewStore checked that NewFunc's objects have ObjectMeta.
 	metav1.MustAccessor(obj).ResourceVersion = strconv.FormatInt(rev, 10)
 	return obj, nil
@@ -133,7 +157,7 @@ func (s *Store) encode(obj runtime.Object) ([]byte, error) {
 		return nil, fmt.Errorf("encode %s: %w", s.gr, err)
 	}
 	meta.ResourceVersion = ""
-	data, err := runtime.Encode(obj)
+	data, err := runtime.Encode(s.toStorage(obj))
 	if err != nil {
 		return nil, fmt.Errorf("encode %s %s: %w", s.gr, meta.Name, err)
 	}
@@ -147,6 +171,15 @@ type objState struct {
 	data   []byte
 	rev    int64
 	exists bool
+}
+
+// toStorage is the form of obj to write: obj itself unless a Converter
+// says otherwise.
+func (s *Store) toStorage(obj runtime.Object) runtime.Object {
+	if s.converter == nil {
+		return obj
+	}
+	return s.converter.ToStorage(obj)
 }
 
 // getState turns the response of a Get of key into an objState. An empty
