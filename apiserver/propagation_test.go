@@ -71,7 +71,7 @@ func TestDeletePropagationPolicyAddsFinalizers(t *testing.T) {
 				assert.Nil(t, got, "%s is gone at once", name)
 				return
 			}
-			require.Equal(t, http.StatusAccepted, r.code, "DELETE %s%s %s: %s", name, tc.query, tc.body, r.body)
+			require.Equal(t, http.StatusOK, r.code, "DELETE %s%s %s: %s", name, tc.query, tc.body, r.body)
 			assert.Equal(t, tc.wantFinalizers, decode[corev1.ConfigMap](t, r).Finalizers, "the response shows the finalizers")
 			require.NotNil(t, got, "%s waits for the garbage collector", name)
 			assert.Equal(t, tc.wantFinalizers, got.Finalizers, "stored finalizers")
@@ -106,14 +106,14 @@ func TestRepeatedDeleteChangesPolicy(t *testing.T) {
 	s := newTestServer(t)
 	s.createConfigMap("again")
 	path := configMapsPath + "/again"
-	s.mustDo(http.StatusAccepted, "DELETE", path+"?propagationPolicy=Foreground", "")
+	s.mustDo(http.StatusOK, "DELETE", path+"?propagationPolicy=Foreground", "")
 	first := s.getConfigMap("again")
 	require.NotNil(t, first)
 
-	s.mustDo(http.StatusAccepted, "DELETE", path, "")
+	s.mustDo(http.StatusOK, "DELETE", path, "")
 	assert.Equal(t, []string{"foregroundDeletion"}, s.getConfigMap("again").Finalizers, "no policy keeps the first one")
 
-	s.mustDo(http.StatusAccepted, "DELETE", path+"?propagationPolicy=Orphan", "")
+	s.mustDo(http.StatusOK, "DELETE", path+"?propagationPolicy=Orphan", "")
 	second := s.getConfigMap("again")
 	require.NotNil(t, second)
 	assert.Equal(t, []string{"orphan"}, second.Finalizers, "Orphan replaces foregroundDeletion")
@@ -128,10 +128,10 @@ func TestPropagationKeepsOtherFinalizers(t *testing.T) {
 	s := newTestServer(t)
 	s.createConfigMap("held", "example.com/hold")
 	path := configMapsPath + "/held"
-	s.mustDo(http.StatusAccepted, "DELETE", path+"?propagationPolicy=Foreground", "")
+	s.mustDo(http.StatusOK, "DELETE", path+"?propagationPolicy=Foreground", "")
 	assert.Equal(t, []string{"example.com/hold", "foregroundDeletion"}, s.getConfigMap("held").Finalizers)
 
-	s.mustDo(http.StatusAccepted, "DELETE", path+"?propagationPolicy=Background", "")
+	s.mustDo(http.StatusOK, "DELETE", path+"?propagationPolicy=Background", "")
 	got := s.getConfigMap("held")
 	require.NotNil(t, got, "example.com/hold still holds it")
 	assert.Equal(t, []string{"example.com/hold"}, got.Finalizers)
@@ -145,7 +145,7 @@ func TestPropagationKeepsOtherFinalizers(t *testing.T) {
 func TestDryRunDeleteWithPolicyStoresNothing(t *testing.T) {
 	s := newTestServer(t)
 	s.createConfigMap("dry")
-	r := s.mustDo(http.StatusAccepted, "DELETE", configMapsPath+"/dry?dryRun=All&propagationPolicy=Foreground", "")
+	r := s.mustDo(http.StatusOK, "DELETE", configMapsPath+"/dry?dryRun=All&propagationPolicy=Foreground", "")
 	assert.Equal(t, []string{"foregroundDeletion"}, decode[corev1.ConfigMap](t, r).Finalizers, "the answer shows what would be stored")
 	got := s.getConfigMap("dry")
 	require.NotNil(t, got)
@@ -175,19 +175,19 @@ func TestForegroundDeleteOfBoundPod(t *testing.T) {
 		`{"apiVersion":"v1","kind":"Binding","metadata":{"name":"fg"},"target":{"kind":"Node","name":"n"}}`)
 	path := "/api/v1/namespaces/default/pods/fg"
 
-	p := s.mustDo(http.StatusAccepted, "DELETE", path, `{"propagationPolicy":"Foreground"}`).pod(t)
+	p := s.mustDo(http.StatusOK, "DELETE", path, `{"propagationPolicy":"Foreground"}`).pod(t)
 	assert.Equal(t, []string{"foregroundDeletion"}, p.Finalizers)
 	require.NotNil(t, p.DeletionGracePeriodSeconds)
 	assert.Equal(t, int64(30), *p.DeletionGracePeriodSeconds, "the grace period still applies")
 
 	// While the grace period runs, a delete that does not shorten it
 	// cannot change the finalizers (upstream's pending graceful delete).
-	p = s.mustDo(http.StatusAccepted, "DELETE", path, `{"propagationPolicy":"Orphan"}`).pod(t)
+	p = s.mustDo(http.StatusOK, "DELETE", path, `{"propagationPolicy":"Orphan"}`).pod(t)
 	assert.Equal(t, []string{"foregroundDeletion"}, p.Finalizers)
 
 	// The kubelet's final delete ends the grace period; the finalizer
 	// still holds the pod.
-	p = s.mustDo(http.StatusAccepted, "DELETE", path, `{"gracePeriodSeconds":0}`).pod(t)
+	p = s.mustDo(http.StatusOK, "DELETE", path, `{"gracePeriodSeconds":0}`).pod(t)
 	assert.Equal(t, int64(0), *p.DeletionGracePeriodSeconds)
 	assert.Equal(t, []string{"foregroundDeletion"}, p.Finalizers)
 	s.mustDo(http.StatusOK, "GET", path, "")
@@ -203,7 +203,7 @@ func TestForegroundDeleteOfBoundPod(t *testing.T) {
 func TestForegroundDeleteOfUnscheduledPod(t *testing.T) {
 	s := newTestServer(t)
 	s.createPod("pending", nil)
-	p := s.mustDo(http.StatusAccepted, "DELETE", "/api/v1/namespaces/default/pods/pending?propagationPolicy=Foreground", "").pod(t)
+	p := s.mustDo(http.StatusOK, "DELETE", "/api/v1/namespaces/default/pods/pending?propagationPolicy=Foreground", "").pod(t)
 	assert.Equal(t, []string{"foregroundDeletion"}, p.Finalizers)
 	require.NotNil(t, p.DeletionGracePeriodSeconds)
 	assert.Equal(t, int64(0), *p.DeletionGracePeriodSeconds)

@@ -74,8 +74,8 @@ func TestGracefulDeleteOfBoundPod(t *testing.T) {
 	s.mustDo(http.StatusCreated, "POST", "/api/v1/namespaces/default/pods/g/binding",
 		`{"apiVersion":"v1","kind":"Binding","metadata":{"name":"g"},"target":{"kind":"Node","name":"n"}}`)
 
-	// A bound pod waits for its kubelet: 202 with deletionTimestamp set.
-	p := s.mustDo(http.StatusAccepted, "DELETE", "/api/v1/namespaces/default/pods/g", "").pod(t)
+	// A bound pod waits for its kubelet: 200 with deletionTimestamp set.
+	p := s.mustDo(http.StatusOK, "DELETE", "/api/v1/namespaces/default/pods/g", "").pod(t)
 	require.NotNil(t, p.DeletionTimestamp)
 	require.NotNil(t, p.DeletionGracePeriodSeconds)
 	assert.Equal(t, int64(30), *p.DeletionGracePeriodSeconds)
@@ -90,7 +90,7 @@ func TestFinalizersHoldDeletion(t *testing.T) {
 	s := newTestServer(t)
 	body := `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"f","finalizers":["example.com/hold"]},"spec":{"containers":[{"name":"c","image":"i"}]}}`
 	s.mustDo(http.StatusCreated, "POST", "/api/v1/namespaces/default/pods", body)
-	p := s.mustDo(http.StatusAccepted, "DELETE", "/api/v1/namespaces/default/pods/f", "").pod(t)
+	p := s.mustDo(http.StatusOK, "DELETE", "/api/v1/namespaces/default/pods/f", "").pod(t)
 	require.NotNil(t, p.DeletionTimestamp, "deletion started")
 	s.mustDo(http.StatusOK, "GET", "/api/v1/namespaces/default/pods/f", "")
 
@@ -112,7 +112,7 @@ func TestNamespaceLifecycle(t *testing.T) {
 	// Deleting it makes it Terminating: the namespace controller must
 	// empty it and remove the finalizer first.
 	var terminating corev1.Namespace
-	require.NoError(t, json.Unmarshal(s.mustDo(http.StatusAccepted, "DELETE", "/api/v1/namespaces/team", "").body, &terminating))
+	require.NoError(t, json.Unmarshal(s.mustDo(http.StatusOK, "DELETE", "/api/v1/namespaces/team", "").body, &terminating))
 	assert.Equal(t, corev1.NamespaceTerminating, terminating.Status.Phase)
 	assert.NotNil(t, terminating.DeletionTimestamp)
 

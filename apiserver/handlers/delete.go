@@ -14,9 +14,11 @@ import (
 	"github.com/minicp/minicp/apiserver/responsewriters"
 )
 
-// Delete serves DELETE on an object. It answers 200 when the object is
-// gone and 202 when its deletion waits for finalizers or a grace period,
-// with the object, or a Success Status for kinds that do not return it.
+// Delete serves DELETE on an object. It answers 200, with the object (its
+// terminating state when its deletion waits for finalizers or a grace
+// period) or a Success Status for kinds that do not return it; 202 only
+// when the deletion waits and the client asked for orphanDependents=false,
+// as kube-apiserver does (it keeps 200 otherwise for old clients).
 func (s *Scope) Delete(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	info, _ := request.RequestInfoFrom(ctx)
@@ -33,7 +35,7 @@ func (s *Scope) Delete(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	code := http.StatusOK
-	if !deleted {
+	if !deleted && opts.OrphanDependents != nil && !*opts.OrphanDependents {
 		code = http.StatusAccepted
 	}
 	if deleted && !s.Store.ReturnDeletedObject {
