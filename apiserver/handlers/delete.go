@@ -77,7 +77,8 @@ func (s *Scope) DeleteCollection(w http.ResponseWriter, r *http.Request) {
 }
 
 // parseDeleteOptions reads DeleteOptions from the body (kubectl sends
-// them there) and the query parameters (curl users send them there).
+// them there, client-go's typed clients as protobuf) and the query
+// parameters (curl users send them there).
 func (s *Scope) parseDeleteOptions(r *http.Request) (*metav1.DeleteOptions, error) {
 	opts := &metav1.DeleteOptions{}
 	if r.Body != nil {
@@ -86,7 +87,16 @@ func (s *Scope) parseDeleteOptions(r *http.Request) (*metav1.DeleteOptions, erro
 			return nil, err
 		}
 		if len(bytes.TrimSpace(data)) > 0 {
-			if _, err := runtime.Decode(data, opts); err != nil {
+			protobuf, err := checkContentType(r)
+			if err != nil {
+				return nil, err
+			}
+			if protobuf {
+				err = runtime.DecodeProtobuf(data, opts)
+			} else {
+				_, err = runtime.Decode(data, opts)
+			}
+			if err != nil {
 				return nil, apierrors.NewBadRequest("decode DeleteOptions: " + err.Error())
 			}
 		}
