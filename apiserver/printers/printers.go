@@ -1,6 +1,8 @@
 // Package printers renders objects as meta.k8s.io Tables: the columns and
 // cells `kubectl get` shows. The server renders them so every client prints
-// the same columns, as kube-apiserver does.
+// the same columns, as kube-apiserver does. Built-in kinds have a Printer
+// each; a custom resource's comes from its CRD's additionalPrinterColumns
+// through CustomColumns.
 //
 // Upstream: k8s.io/kubernetes/pkg/printers/internalversion.
 package printers
