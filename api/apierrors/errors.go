@@ -278,23 +278,39 @@ type FieldError struct {
 	BadValue any
 }
 
+// OmitValue, as a FieldError's BadValue, leaves the value out of the
+// message: upstream omits large values (an object a CEL rule rejected).
+//
+// Upstream: k8s.io/apimachinery/pkg/util/validation/field (OmitValueType).
+var OmitValue = omitValue{}
+
+type omitValue struct{}
+
 func (e *FieldError) Error() string {
 	var b strings.Builder
 	b.WriteString(e.Field)
 	b.WriteString(": ")
+	valued := func(label string) {
+		b.WriteString(label)
+		if e.BadValue != OmitValue {
+			fmt.Fprintf(&b, ": %#v", e.BadValue)
+		}
+	}
 	switch e.Type {
 	case metav1.CauseTypeFieldValueRequired:
 		b.WriteString("Required value")
 	case metav1.CauseTypeFieldValueForbidden:
 		b.WriteString("Forbidden")
 	case metav1.CauseTypeFieldValueNotSupported:
-		fmt.Fprintf(&b, "Unsupported value: %#v", e.BadValue)
+		valued("Unsupported value")
 	case metav1.CauseTypeFieldValueDuplicate:
-		fmt.Fprintf(&b, "Duplicate value: %#v", e.BadValue)
+		valued("Duplicate value")
 	case metav1.CauseTypeFieldValueTooLong:
 		b.WriteString("Too long")
+	case metav1.CauseTypeFieldValueTooMany:
+		valued("Too many")
 	default:
-		fmt.Fprintf(&b, "Invalid value: %#v", e.BadValue)
+		valued("Invalid value")
 	}
 	if e.Detail != "" {
 		b.WriteString(": ")
@@ -344,6 +360,12 @@ func Forbidden(field, detail string) *FieldError {
 // Duplicate reports a value that must be unique.
 func Duplicate(field string, value any) *FieldError {
 	return &FieldError{Type: metav1.CauseTypeFieldValueDuplicate, Field: field, BadValue: value}
+}
+
+// TooMany reports a list or map with more entries than allowed.
+func TooMany(field string, actual, maxN int) *FieldError {
+	return &FieldError{Type: metav1.CauseTypeFieldValueTooMany, Field: field, BadValue: actual,
+		Detail: fmt.Sprintf("must have at most %d items", maxN)}
 }
 
 // TooLong reports a value over its length limit.

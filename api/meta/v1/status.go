@@ -76,6 +76,7 @@ const (
 	CauseTypeFieldValueNotSupported   CauseType = "FieldValueNotSupported"
 	CauseTypeFieldValueForbidden      CauseType = "FieldValueForbidden"
 	CauseTypeFieldValueTooLong        CauseType = "FieldValueTooLong"
+	CauseTypeFieldValueTooMany        CauseType = "FieldValueTooMany"
 	CauseTypeUnexpectedServerResponse CauseType = "UnexpectedServerResponse"
 	CauseTypeFieldManagerConflict     CauseType = "FieldManagerConflict"
 )
