@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 
+	admissionregistrationv1 "github.com/minicp/minicp/api/admissionregistration/v1"
 	"github.com/minicp/minicp/api/apierrors"
+	apiextensionsv1 "github.com/minicp/minicp/api/apiextensions/v1"
 	appsv1 "github.com/minicp/minicp/api/apps/v1"
 	autoscalingv1 "github.com/minicp/minicp/api/autoscaling/v1"
 	batchv1 "github.com/minicp/minicp/api/batch/v1"
@@ -29,7 +31,7 @@ var defaultTables handlers.TableConvertor = printers.Default
 // server installs a handler for each resource; discovery lists them.
 func NewScheme() (*runtime.Scheme, error) {
 	s := runtime.NewScheme()
-	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, coordinationv1.AddToScheme, appsv1.AddToScheme, batchv1.AddToScheme, autoscalingv1.AddToScheme} {
+	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, coordinationv1.AddToScheme, appsv1.AddToScheme, batchv1.AddToScheme, autoscalingv1.AddToScheme, apiextensionsv1.AddToScheme, admissionregistrationv1.AddToScheme} {
 		if err := add(s); err != nil {
 			return nil, err
 		}
@@ -95,17 +97,28 @@ func (s *Server) installBuiltinResources() error {
 	if err := install("leases", Resource{Strategy: coordination.LeaseStrategy{}, Tables: coordination.LeaseTable}); err != nil {
 		return err
 	}
-	return s.installWorkloadResources()
+	if err := s.installWorkloadResources(); err != nil {
+		return err
+	}
+	if err := s.installAdmissionRegistrationResources(); err != nil {
+		return err
+	}
+	return s.installAPIExtensionsResources()
 }
 
 // DefaultAdmission is the admission chain of a server whose Options give
-// none: defaulting and DefaultTolerationSeconds (mutating), then
-// NamespaceLifecycle (validating).
+// none: defaulting, DefaultTolerationSeconds and MutatingAdmissionWebhook
+// (mutating), then NamespaceLifecycle and ValidatingAdmissionWebhook
+// (validating), kube-apiserver's order: the registry's schema validation
+// runs between the two halves.
 func DefaultAdmission(s *Server) admission.Chain {
+	mutatingWebhooks, validatingWebhooks := s.webhookAdmission()
 	return admission.Chain{
 		&admission.Defaulting{SetDefaults: SetDefaults},
 		admission.DefaultTolerationSeconds{},
+		mutatingWebhooks,
 		&admission.NamespaceLifecycle{Namespaces: s, Clock: s.clock},
+		validatingWebhooks,
 	}
 }
 

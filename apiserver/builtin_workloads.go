@@ -3,6 +3,7 @@ package apiserver
 import (
 	"fmt"
 
+	apiextensionsv1 "github.com/minicp/minicp/api/apiextensions/v1"
 	appsv1 "github.com/minicp/minicp/api/apps/v1"
 	batchv1 "github.com/minicp/minicp/api/batch/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
@@ -14,13 +15,14 @@ import (
 	"github.com/minicp/minicp/storage"
 )
 
-// SetDefaults defaults every built-in kind, in place: core/v1, apps/v1 and
-// batch/v1 (see each package's SetDefaults). It is the defaulting of
-// DefaultAdmission.
+// SetDefaults defaults every built-in kind, in place: core/v1, apps/v1,
+// batch/v1 and apiextensions.k8s.io/v1 (see each package's SetDefaults).
+// It is the defaulting of DefaultAdmission.
 func SetDefaults(obj runtime.Object) {
 	corev1.SetDefaults(obj)
 	appsv1.SetDefaults(obj)
 	batchv1.SetDefaults(obj)
+	apiextensionsv1.SetDefaults(obj)
 }
 
 var (

@@ -107,7 +107,7 @@ func (s *Server) serveAPIResourceList(w http.ResponseWriter, r *http.Request) {
 }
 
 // groups returns the named groups in registration order, each with its
-// versions; the first version registered is the preferred one.
+// versions, the preferred first.
 func (s *Server) groups() []metav1.APIGroup {
 	var out []metav1.APIGroup
 	index := map[string]int{}
@@ -126,6 +126,14 @@ func (s *Server) groups() []metav1.APIGroup {
 		if !slices.Contains(out[i].Versions, v) {
 			out[i].Versions = append(out[i].Versions, v)
 		}
+	}
+	// A group served at several versions (a CRD's) lists them in
+	// Kubernetes' priority order, and prefers the first.
+	for i := range out {
+		slices.SortStableFunc(out[i].Versions, func(a, b metav1.GroupVersionForDiscovery) int {
+			return compareKubeAwareVersions(a.Version, b.Version)
+		})
+		out[i].PreferredVersion = out[i].Versions[0]
 	}
 	return out
 }

@@ -14,8 +14,9 @@ import (
 // accepts. That is what kubectl reads to learn that the server validates
 // fields itself (fieldValidation), so `kubectl create -f` and `apply`
 // leave validation to the server instead of failing to download schemas.
-// Schemas of the kinds are not served yet, so `kubectl explain` does not
-// work.
+// Custom resources also publish their CRD's schema under components, so
+// `kubectl explain` works for them; built-in kinds' schemas are not served
+// yet.
 //
 // Upstream: k8s.io/kube-openapi/pkg/handler3.
 
@@ -33,6 +34,7 @@ func (s *Server) serveOpenAPIV3Root(w http.ResponseWriter, r *http.Request) {
 func (s *Server) serveOpenAPIV3(w http.ResponseWriter, r *http.Request) {
 	want := strings.TrimPrefix(r.URL.Path, "/openapi/v3/")
 	paths := map[string]any{}
+	schemas := map[string]any{}
 	for _, info := range s.scheme.Resources() {
 		gv := info.GVR.GroupVersion()
 		if openAPIPath(gv) != want {
@@ -41,16 +43,28 @@ func (s *Server) serveOpenAPIV3(w http.ResponseWriter, r *http.Request) {
 		for path, item := range resourcePaths(info) {
 			paths[path] = item
 		}
+		if schema := s.openAPISchema(info.GVR); schema != nil {
+			schemas[openAPISchemaName(info.GVK())] = schema
+		}
 	}
 	if len(paths) == 0 {
 		responsewriters.WriteError(w, r, notFoundPath())
 		return
 	}
-	responsewriters.WriteObject(w, r, http.StatusOK, map[string]any{
+	doc := map[string]any{
 		"openapi": "3.0.0",
 		"info":    map[string]string{"title": "Kubernetes", "version": Version.GitVersion},
 		"paths":   paths,
-	})
+	}
+	if len(schemas) > 0 {
+		// The kinds' schemas refer to ObjectMeta and its parts, which
+		// each document carries, as upstream's do.
+		for name, schema := range objectMetaSchemas() {
+			schemas[name] = schema
+		}
+		doc["components"] = map[string]any{"schemas": schemas}
+	}
+	responsewriters.WriteObject(w, r, http.StatusOK, doc)
 }
 
 func openAPIPath(gv runtime.GroupVersion) string {

@@ -3,6 +3,7 @@ package apiserver
 import (
 	"fmt"
 	"net/http"
+	"sync/atomic"
 
 	"github.com/minicp/minicp/api/apierrors"
 	"github.com/minicp/minicp/api/runtime"
@@ -36,6 +37,17 @@ type Resource struct {
 	// pinned to one value (a kubelet's spec.nodeName=X) is woken only by
 	// its own objects.
 	Indexers map[string]watchcache.IndexFunc
+	// Converter converts objects between the version served and the one
+	// stored (a custom resource's versions). Optional.
+	Converter storage.Converter
+	// Warnings are sent as Warning headers with every response about the
+	// resource: a deprecated custom resource version's warning.
+	Warnings []string
+	// CRD names the CustomResourceDefinition that defines the resource.
+	CRD string
+	// OpenAPISchema is the kind's OpenAPI v3 schema, published under
+	// /openapi/v3 for kubectl explain. Optional.
+	OpenAPISchema map[string]any
 }
 
 // resource is an installed Resource.
@@ -49,6 +61,18 @@ type resource struct {
 	// get are GET-only subresources served by a handler of their own,
 	// such as pods/log (see addGetSubresource).
 	get map[string]http.Handler
+	// cacher is the resource's watch cache, nil when caching is disabled.
+	cacher *watchcache.Cacher
+	// warnings: see Resource.Warnings.
+	warnings []string
+	// crd names the CRD that defined the resource, "" for built-ins.
+	crd string
+	// openAPISchema: see Resource.OpenAPISchema.
+	openAPISchema map[string]any
+	// terminating is set when the resource's CRD is being deleted: its
+	// objects are still served, so their finalizers can run, but no new
+	// one may be created.
+	terminating atomic.Bool
 }
 
 // InstallResource starts serving r, with its own storage under the
@@ -61,7 +85,8 @@ func (s *Server) InstallResource(r Resource) error {
 			obj, _ := s.scheme.New(r.Info.GVK())
 			return obj
 		},
-		Logger: s.log,
+		Converter: r.Converter,
+		Logger:    s.log,
 	})
 	if err != nil {
 		return fmt.Errorf("install %s: %w", r.Info.GVR, err)
@@ -76,10 +101,11 @@ func (s *Server) InstallResource(r Resource) error {
 	if err != nil {
 		return fmt.Errorf("install %s: %w", r.Info.GVR, err)
 	}
+	var cacher *watchcache.Cacher
 	if !s.watchCacheDisabled {
 		// One Cacher per resource: one etcd watch, however many clients
 		// watch (seed 004). The registry writes through it to etcd.
-		cacher, err := watchcache.New(watchcache.Options{
+		cacher, err = watchcache.New(watchcache.Options{
 			Storage:           etcdStore,
 			ResourcePrefix:    rs.KeyRoot(),
 			NewFunc:           rs.New,
@@ -93,9 +119,6 @@ func (s *Server) InstallResource(r Resource) error {
 			return fmt.Errorf("install %s: %w", r.Info.GVR, err)
 		}
 		rs.Storage = cacher
-		s.mu.Lock()
-		s.cachers = append(s.cachers, cacher)
-		s.mu.Unlock()
 	}
 	tables := r.Tables
 	if tables == nil {
@@ -103,7 +126,8 @@ func (s *Server) InstallResource(r Resource) error {
 	}
 	scope := &handlers.Scope{Store: rs, Admission: s.admission, Tables: tables, Clock: s.clock, Logger: s.log}
 	installed := &resource{info: r.Info, scope: scope, update: map[string]*handlers.Scope{},
-		create: r.CreateSubresources, createOverride: r.CreateOverride}
+		create: r.CreateSubresources, createOverride: r.CreateOverride, cacher: cacher,
+		warnings: r.Warnings, crd: r.CRD, openAPISchema: r.OpenAPISchema}
 	for name, st := range r.UpdateSubresources {
 		sub := *scope
 		sub.Store = rs.WithStrategy(st)
@@ -112,8 +136,57 @@ func (s *Server) InstallResource(r Resource) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if old, ok := s.resources[r.Info.GVR]; ok {
+		s.stopCacherLocked(old.cacher)
+	}
 	s.resources[r.Info.GVR] = installed
+	if cacher != nil {
+		s.cachers[cacher] = nil
+		if s.runCtx != nil {
+			s.startCacherLocked(cacher)
+		}
+	}
 	return nil
+}
+
+// setTerminating refuses creates of the resources from now on: their CRD
+// is being deleted.
+func (s *Server) setTerminating(gvrs []runtime.GroupVersionResource) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, gvr := range gvrs {
+		if r, ok := s.resources[gvr]; ok {
+			r.terminating.Store(true)
+		}
+	}
+}
+
+// UninstallResource stops serving gvr: its paths answer 404, discovery no
+// longer lists it, and its watch cache stops, which ends the open watches
+// on it. Its objects stay in etcd. Uninstalling a resource that is not
+// installed does nothing.
+func (s *Server) UninstallResource(gvr runtime.GroupVersionResource) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.resources[gvr]
+	if !ok {
+		return
+	}
+	delete(s.resources, gvr)
+	s.scheme.RemoveResource(gvr)
+	s.stopCacherLocked(r.cacher)
+}
+
+// stopCacherLocked stops c, if it runs, and forgets it. s.mu must be
+// held.
+func (s *Server) stopCacherLocked(c *watchcache.Cacher) {
+	if c == nil {
+		return
+	}
+	if cancel := s.cachers[c]; cancel != nil {
+		cancel()
+	}
+	delete(s.cachers, c)
 }
 
 // addCreateSubresource adds a POST subresource to an installed resource,
@@ -157,6 +230,9 @@ func (s *Server) serveResource(w http.ResponseWriter, r *http.Request) {
 		responsewriters.WriteError(w, r, notFoundPath())
 		return
 	}
+	for _, msg := range res.warnings {
+		w.Header().Add("Warning", fmt.Sprintf("299 - %q", msg))
+	}
 	// A namespaced object needs a namespace in its path; a cluster-scoped
 	// one must not have one (namespaces themselves excepted).
 	if res.info.Namespaced && info.Namespace == "" && info.Name != "" ||
@@ -185,6 +261,12 @@ func (s *Server) serveResource(w http.ResponseWriter, r *http.Request) {
 	case "create":
 		if info.Name != "" {
 			responsewriters.WriteError(w, r, methodNotAllowed(r.Method))
+			return
+		}
+		if res.terminating.Load() {
+			se := apierrors.NewMethodNotSupported(gvr.GroupResource(), info.Verb)
+			se.ErrStatus.Message = "create not allowed while custom resource definition is terminating"
+			responsewriters.WriteError(w, r, se)
 			return
 		}
 		if res.createOverride != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"slices"
@@ -45,7 +46,8 @@ type Options struct {
 	// Authorizer defaults to authz.AllowAuthenticated.
 	Authorizer authz.Authorizer
 	// Admission defaults to DefaultAdmission: defaulting,
-	// DefaultTolerationSeconds and NamespaceLifecycle.
+	// DefaultTolerationSeconds and the mutating webhooks, then
+	// NamespaceLifecycle and the validating webhooks.
 	Admission admission.Chain
 	// Limits bound request sizes and concurrency; see filters.Limits.
 	Limits filters.Limits
@@ -78,11 +80,23 @@ type Server struct {
 	watchCacheDisabled bool
 	bookmarkFrequency  time.Duration
 
-	// mu guards resources, cachers and readyChecks.
-	mu          sync.RWMutex
-	resources   map[runtime.GroupVersionResource]*resource
-	cachers     []*watchcache.Cacher
+	// mu guards the fields below.
+	mu        sync.RWMutex
+	resources map[runtime.GroupVersionResource]*resource
+	// cachers are the watch caches of the installed resources, with the
+	// cancel func of each one's context once it runs.
+	cachers     map[*watchcache.Cacher]context.CancelFunc
 	readyChecks []HealthCheck
+	// runCtx is Start's context, nil before Start: a resource installed
+	// while the server runs (a CRD's) starts its watch cache under it.
+	runCtx context.Context
+	// stopping is set once runCtx is done, before Start waits for wg: no
+	// goroutine starts after that.
+	stopping bool
+
+	// wg counts the goroutines Start and InstallResource start: one per
+	// watch cache, and the server's own controllers.
+	wg sync.WaitGroup
 }
 
 // New builds an API server over opts.Etcd serving every resource of the
@@ -111,6 +125,7 @@ func New(opts Options) (*Server, error) {
 		clock:     opts.Clock,
 		log:       log,
 		resources: map[runtime.GroupVersionResource]*resource{},
+		cachers:   map[*watchcache.Cacher]context.CancelFunc{},
 
 		watchCacheDisabled: opts.WatchCacheDisabled,
 		bookmarkFrequency:  opts.BookmarkFrequency,
@@ -165,30 +180,68 @@ func handlerChain(h http.Handler, chain []filter) http.Handler {
 	return h
 }
 
-// Start runs the server's background work, the watch caches, until ctx is
-// done, and returns once all of it has stopped. Requests for a resource
-// wait until its cache has synced, so Start must run for the server to
-// answer; /readyz says when every cache has.
+// Start runs the server's background work until ctx is done: the watch
+// caches, including those of resources installed later (a CRD's), and
+// the controllers of custom resource definitions. It returns once all of
+// it has stopped, or an error at once if called twice. Requests for a
+// resource wait until its cache has synced, so Start must run for the
+// server to answer; /readyz says when every cache has. Shutdown:
+//
+//  1. ctx is done: every watch cache stops, ending its open watches;
+//  2. no goroutine starts any more (stopping);
+//  3. Start waits for every goroutine it or InstallResource started.
 func (s *Server) Start(ctx context.Context) error {
-	s.mu.RLock()
-	cachers := slices.Clone(s.cachers)
-	s.mu.RUnlock()
-	var wg sync.WaitGroup
-	for _, c := range cachers {
-		wg.Go(func() {
-			if err := c.Start(ctx); err != nil && ctx.Err() == nil {
-				s.log.Error("watch cache stopped", "err", err)
-			}
-		})
+	s.mu.Lock()
+	if s.runCtx != nil {
+		s.mu.Unlock()
+		return errors.New("apiserver: Start called more than once")
 	}
-	wg.Wait()
+	s.runCtx = ctx
+	for c := range s.cachers {
+		s.startCacherLocked(c)
+	}
+	s.mu.Unlock()
+	s.goUnlessStopping(func() { s.runCRDController(ctx) })
+	<-ctx.Done()
+	s.mu.Lock()
+	s.stopping = true
+	s.mu.Unlock()
+	s.wg.Wait()
 	return nil
+}
+
+// startCacherLocked runs c under its own context, a child of Start's, so
+// that uninstalling its resource stops it alone. s.mu must be held and
+// Start must have begun.
+func (s *Server) startCacherLocked(c *watchcache.Cacher) {
+	if s.stopping {
+		return
+	}
+	ctx, cancel := context.WithCancel(s.runCtx)
+	s.cachers[c] = cancel
+	s.wg.Go(func() {
+		if err := c.Start(ctx); err != nil && ctx.Err() == nil {
+			s.log.Error("watch cache stopped", "err", err)
+		}
+	})
+}
+
+// goUnlessStopping starts fn as one of the server's goroutines, unless
+// the server is stopping: under s.mu, so no goroutine joins wg after
+// Start began to wait for it.
+func (s *Server) goUnlessStopping(fn func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopping {
+		return
+	}
+	s.wg.Go(fn)
 }
 
 // WaitReady blocks until every watch cache has synced or ctx is done.
 func (s *Server) WaitReady(ctx context.Context) error {
 	s.mu.RLock()
-	cachers := slices.Clone(s.cachers)
+	cachers := slices.Collect(maps.Keys(s.cachers))
 	s.mu.RUnlock()
 	for _, c := range cachers {
 		if err := c.WaitReady(ctx); err != nil {
@@ -202,7 +255,7 @@ func (s *Server) WaitReady(ctx context.Context) error {
 func (s *Server) checkWatchCaches(context.Context) error {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	for _, c := range s.cachers {
+	for c := range s.cachers {
 		select {
 		case <-c.Ready():
 		default:

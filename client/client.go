@@ -12,6 +12,8 @@ import (
 
 	"golang.org/x/time/rate"
 
+	admissionregistrationv1 "github.com/minicp/minicp/api/admissionregistration/v1"
+	apiextensionsv1 "github.com/minicp/minicp/api/apiextensions/v1"
 	appsv1 "github.com/minicp/minicp/api/apps/v1"
 	autoscalingv1 "github.com/minicp/minicp/api/autoscaling/v1"
 	batchv1 "github.com/minicp/minicp/api/batch/v1"
@@ -86,12 +88,14 @@ func New(cfg Config) (*Client, error) {
 }
 
 // NewScheme returns a Scheme with the built-in kinds and resources
-// (core/v1, coordination.k8s.io/v1, apps/v1, batch/v1, and the
-// autoscaling/v1 Scale): the default Config.Scheme.
+// (core/v1, coordination.k8s.io/v1, apps/v1, batch/v1, the
+// autoscaling/v1 Scale, apiextensions.k8s.io/v1
+// CustomResourceDefinitions and the admissionregistration.k8s.io/v1
+// webhook configurations): the default Config.Scheme.
 func NewScheme() (*runtime.Scheme, error) {
 	s := runtime.NewScheme()
 	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, coordinationv1.AddToScheme,
-		appsv1.AddToScheme, batchv1.AddToScheme, autoscalingv1.AddToScheme} {
+		appsv1.AddToScheme, batchv1.AddToScheme, autoscalingv1.AddToScheme, apiextensionsv1.AddToScheme, admissionregistrationv1.AddToScheme} {
 		if err := add(s); err != nil {
 			return nil, fmt.Errorf("client: %w", err)
 		}

@@ -15,6 +15,7 @@ import (
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 
+	apiextensionsv1 "github.com/minicp/minicp/api/apiextensions/v1"
 	"github.com/minicp/minicp/apiserver"
 	"github.com/minicp/minicp/apiserver/authn"
 	"github.com/minicp/minicp/apiserver/request"
@@ -67,6 +68,12 @@ type Options struct {
 	// "name" enables and "-name" disables one (controllermanager.Resolve).
 	// nil means {"*"}; an empty, non-nil list runs no controller-manager.
 	Controllers []string
+	// CRDs are CustomResourceDefinitions to install before the cluster is
+	// Ready; CRDPaths name files or directories of CRD manifests to read
+	// (see ReadCRDs), as envtest's CRDDirectoryPaths. Start waits until
+	// each is Established.
+	CRDs     []*apiextensionsv1.CustomResourceDefinition
+	CRDPaths []string
 	// Clock defaults to clock.Real.
 	Clock clock.Clock
 	// Logger defaults to a discard logger.
@@ -128,6 +135,7 @@ const etcdStartTimeout = 30 * time.Second
 //  3. the API server, listening on ListenAddr, with a fresh CA;
 //  4. the system namespaces (default, kube-system, ...) and the kubernetes
 //     Service in default, whose Endpoints are the API server's address;
+//     then the CRDs of Options.CRDs and CRDPaths, each Established;
 //  5. the etcd compactor;
 //  6. the controller-manager with the controllers Options.Controllers
 //     enables, waiting until it leads and its informers have synced; with
@@ -205,6 +213,10 @@ func (c *Cluster) Start(ctx context.Context) (err error) {
 	if err := server.EnsureKubernetesService(ctx, ln.Addr().(*net.TCPAddr).AddrPort()); err != nil {
 		ln.Close()
 		return fmt.Errorf("cluster: %w", err)
+	}
+	if err := c.installCRDs(ctx, server); err != nil {
+		ln.Close()
+		return err
 	}
 	c.mu.Lock()
 	c.server, c.addr, c.certs = server, ln.Addr().String(), certs

@@ -101,10 +101,29 @@ func (s *Scope) decodeBody(w http.ResponseWriter, r *http.Request, into runtime.
 	if err != nil {
 		return apierrors.NewBadRequest(err.Error())
 	}
-	if err := checkUnknownFields(w, mode, unknown); err != nil {
+	pruned, err := s.normalizeDecoded(into)
+	if err != nil {
+		return err
+	}
+	if err := checkUnknownFields(w, mode, append(unknown, pruned...)); err != nil {
 		return err
 	}
 	return s.checkKind(into)
+}
+
+// normalizeDecoded prunes and defaults a decoded body when the
+// resource's strategy shapes its objects by a schema, and returns the
+// pruned paths (see registry.DecodeNormalizingStrategy).
+func (s *Scope) normalizeDecoded(obj runtime.Object) ([]string, error) {
+	n, ok := s.Store.Strategy.(registry.DecodeNormalizingStrategy)
+	if !ok || s.Scale != nil || s.Subresource == "binding" {
+		return nil, nil
+	}
+	pruned, err := n.NormalizeDecoded(obj)
+	if err != nil {
+		return nil, apierrors.NewBadRequest(err.Error())
+	}
+	return pruned, nil
 }
 
 func checkUnknownFields(w http.ResponseWriter, mode fieldValidation, unknown []string) error {

@@ -120,7 +120,11 @@ func (s *Scope) Patch(w http.ResponseWriter, r *http.Request) {
 			}
 			return nil, apierrors.NewBadRequest(err.Error())
 		}
-		if err := checkUnknownFields(w, mode, unknown); err != nil {
+		pruned, err := s.normalizeDecoded(obj)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkUnknownFields(w, mode, append(unknown, pruned...)); err != nil {
 			return nil, err
 		}
 		if err := s.checkKind(obj); err != nil {

@@ -52,6 +52,19 @@ type FinalizingDeleteStrategy interface {
 	PrepareForDelete(ctx context.Context, obj runtime.Object) (wait bool)
 }
 
+// DecodeNormalizingStrategy is an optional Strategy capability, checked
+// by the handlers right after they decode a request body (before
+// admission): kinds whose shape a schema gives at run time, custom
+// resources, drop the fields the schema does not know and fill in its
+// defaults, as kube-apiserver's decoder for them does. It returns the
+// paths of the dropped fields, which ?fieldValidation reports as it
+// reports the unknown fields of a built-in kind, or an error for a body
+// that cannot be shaped (the handlers answer 400, as for a body that
+// does not decode).
+type DecodeNormalizingStrategy interface {
+	NormalizeDecoded(obj runtime.Object) (pruned []string, err error)
+}
+
 // ValidateObjectFunc is validating admission as the Store calls it: after
 // the Strategy's validation, before storage. For updates, old is the stored
 // object.

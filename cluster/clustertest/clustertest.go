@@ -18,6 +18,8 @@ import (
 	"log/slog"
 	"testing"
 
+	apiextensionsv1 "github.com/minicp/minicp/api/apiextensions/v1"
+	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock"
 	"github.com/minicp/minicp/cluster"
@@ -32,8 +34,9 @@ func Main(m *testing.M) { storagetest.Main(m) }
 type Option func(*config)
 
 type config struct {
-	opts  cluster.Options
-	level slog.Level
+	opts        cluster.Options
+	level       slog.Level
+	addToScheme []func(*runtime.Scheme) error
 }
 
 // WithNodes runs n simulated nodes, and so the scheduler. Defaults to 1.
@@ -50,6 +53,27 @@ func WithClock(clk clock.Clock) Option { return func(c *config) { c.opts.Clock =
 // every controller.
 func WithControllers(names ...string) Option {
 	return func(c *config) { c.opts.Controllers = append([]string{}, names...) }
+}
+
+// WithCRDs installs CustomResourceDefinitions before New returns, each
+// Established: objects, or paths of files and directories of manifests
+// (cluster.ReadCRDs), as envtest's CRDs and CRDDirectoryPaths.
+func WithCRDs(crds ...*apiextensionsv1.CustomResourceDefinition) Option {
+	return func(c *config) { c.opts.CRDs = append(c.opts.CRDs, crds...) }
+}
+
+// WithCRDPaths installs the CRDs read from files and directories (see
+// WithCRDs).
+func WithCRDPaths(paths ...string) Option {
+	return func(c *config) { c.opts.CRDPaths = append(c.opts.CRDPaths, paths...) }
+}
+
+// WithTypes registers Go types in the scheme of the cluster's Clientset,
+// so its client decodes a custom resource into the user's own type: pass
+// the AddToScheme functions of the API packages, each adding the kinds
+// (AddKnownTypes) and resources (AddResource).
+func WithTypes(addToScheme ...func(*runtime.Scheme) error) Option {
+	return func(c *config) { c.addToScheme = append(c.addToScheme, addToScheme...) }
 }
 
 // WithLogLevel sets the level of the cluster's log, which goes to the
@@ -92,7 +116,16 @@ func New(t testing.TB, opts ...Option) *Cluster {
 	case err := <-done:
 		t.Fatalf("clustertest: start: %v", err)
 	}
-	cl, err := client.New(client.Config{Host: c.URL(), CAData: c.CACertificate(), BearerToken: c.Token()})
+	scheme, err := client.NewScheme()
+	if err != nil {
+		t.Fatalf("clustertest: %v", err)
+	}
+	for _, add := range cfg.addToScheme {
+		if err := add(scheme); err != nil {
+			t.Fatalf("clustertest: WithTypes: %v", err)
+		}
+	}
+	cl, err := client.New(client.Config{Host: c.URL(), CAData: c.CACertificate(), BearerToken: c.Token(), Scheme: scheme})
 	if err != nil {
 		t.Fatalf("clustertest: client: %v", err)
 	}
