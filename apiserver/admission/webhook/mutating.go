@@ -47,6 +47,9 @@ type Mutating struct {
 	SetDefaults func(obj runtime.Object)
 	// Logger defaults to a discard logger.
 	Logger *slog.Logger
+
+	// clients keeps the webhooks' HTTP clients between calls.
+	clients clientCache
 }
 
 var _ admission.MutationInterface = (*Mutating)(nil)
@@ -139,7 +142,7 @@ func (m *Mutating) call(ctx context.Context, inv *invocation, a *admission.Attri
 	if err != nil {
 		return false, &callError{webhookName: h.name, reason: err}
 	}
-	resp, err := caller{services: m.Services}.call(ctx, h, review, true)
+	resp, err := caller{services: m.Services, clients: &m.clients}.call(ctx, h, review, true)
 	if err != nil {
 		return false, err
 	}

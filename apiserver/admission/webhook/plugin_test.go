@@ -295,6 +295,9 @@ func TestServiceReference(t *testing.T) {
 	assert.True(t, apierrors.IsForbidden(err), "%v", err)
 	assert.Contains(t, err.Error(), "called through the service")
 
+	// A new plugin: the first one keeps its connection to the webhook,
+	// and resolves the service again only for a new connection.
+	v = validating(validatingHook("svc.policy.example.com", cc))
 	v.Services = fakeServices{err: apierrors.NewNotFound(runtime.GroupResource{Resource: "services"}, "policy")}
 	err = v.Validate(t.Context(), podCreate(newPod()))
 	assert.True(t, apierrors.IsInternalError(err), "%v", err)

@@ -36,6 +36,9 @@ type Validating struct {
 	Services   ServiceResolver
 	Resources  ResourceLister
 	Logger     *slog.Logger
+
+	// clients keeps the webhooks' HTTP clients between calls.
+	clients clientCache
 }
 
 var _ admission.ValidationInterface = (*Validating)(nil)
@@ -135,7 +138,7 @@ func (v *Validating) call(ctx context.Context, inv *invocation, a *admission.Att
 	if err != nil {
 		return &callError{webhookName: h.name, reason: err}
 	}
-	resp, err := caller{services: v.Services}.call(ctx, h, review, false)
+	resp, err := caller{services: v.Services, clients: &v.clients}.call(ctx, h, review, false)
 	if err != nil {
 		return err
 	}
