@@ -8,8 +8,8 @@ import (
 	"slices"
 	"time"
 
-	apiextensionsv1 "github.com/minicp/minicp/api/apiextensions/v1"
 	"github.com/minicp/minicp/api/apierrors"
+	apiextensionsv1 "github.com/minicp/minicp/api/apiextensions/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/api/watch"

@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/minicp/minicp/api/apierrors"
 	"github.com/minicp/minicp/api/apiextensions/schema"
 	"github.com/minicp/minicp/api/apiextensions/schema/cel"
 	apiextensionsv1 "github.com/minicp/minicp/api/apiextensions/v1"
-	"github.com/minicp/minicp/api/apierrors"
 	"github.com/minicp/minicp/api/meta/v1/unstructured"
 	"github.com/minicp/minicp/apiserver/registry/customresource"
 )

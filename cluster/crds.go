@@ -12,8 +12,8 @@ import (
 
 	"sigs.k8s.io/yaml"
 
-	apiextensionsv1 "github.com/minicp/minicp/api/apiextensions/v1"
 	"github.com/minicp/minicp/api/apierrors"
+	apiextensionsv1 "github.com/minicp/minicp/api/apiextensions/v1"
 	"github.com/minicp/minicp/api/watch"
 	"github.com/minicp/minicp/apiserver"
 	"github.com/minicp/minicp/client"

@@ -75,5 +75,4 @@ func notSupported(p path, v any, valid []string) *apierrors.FieldError {
 
 // The cause types apierrors has no constructor for; the API server's
 // Status carries them as they are.
-const (
-)
+const ()

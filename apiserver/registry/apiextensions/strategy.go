@@ -4,9 +4,9 @@ import (
 	"context"
 	"slices"
 
+	"github.com/minicp/minicp/api/apierrors"
 	apiextensionsv1 "github.com/minicp/minicp/api/apiextensions/v1"
 	"github.com/minicp/minicp/api/apiextensions/v1/validation"
-	"github.com/minicp/minicp/api/apierrors"
 	"github.com/minicp/minicp/api/fields"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/runtime"
