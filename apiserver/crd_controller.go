@@ -51,11 +51,21 @@ type crdController struct {
 	crds map[string]*apiextensionsv1.CustomResourceDefinition
 	// served holds what is installed for each CRD, by name.
 	served map[string]*servedCRD
-	// finalizing holds the CRDs whose finalizer goroutine runs.
+	// finalizing holds the CRDs whose finalizer goroutine runs, by name.
 	finalizing map[string]bool
-	// finalizedCh receives the name of a CRD whose finalizer goroutine
-	// ended; buffered so a finalizer never waits for the run loop.
-	finalizedCh chan string
+	// finalized holds the UIDs of the CRDs whose finalizer succeeded:
+	// they are about to go, and events still on their way about them
+	// must not start the finalizer again.
+	finalized map[string]bool
+	// finalizedCh receives the end of a finalizer goroutine; buffered so
+	// a finalizer never waits for the run loop.
+	finalizedCh chan finalizeResult
+}
+
+// finalizeResult is how a finalizer goroutine ended.
+type finalizeResult struct {
+	name, uid string
+	ok        bool
 }
 
 // servedCRD is what the server serves for one CRD.
@@ -80,7 +90,8 @@ func (s *Server) runCRDController(ctx context.Context) {
 		crds:        map[string]*apiextensionsv1.CustomResourceDefinition{},
 		served:      map[string]*servedCRD{},
 		finalizing:  map[string]bool{},
-		finalizedCh: make(chan string, 16),
+		finalized:   map[string]bool{},
+		finalizedCh: make(chan finalizeResult, 16),
 	}
 	for {
 		err := c.listAndWatch(ctx)
@@ -140,10 +151,15 @@ func (c *crdController) listAndWatch(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			return nil
-		case name := <-c.finalizedCh:
-			delete(c.finalizing, name)
-			if _, ok := c.crds[name]; ok && !c.sync(ctx, name) {
-				later(name)
+		case res := <-c.finalizedCh:
+			delete(c.finalizing, res.name)
+			if res.ok {
+				c.finalized[res.uid] = true
+				continue
+			}
+			// Failed: try again, unless the CRD is gone meanwhile.
+			if _, ok := c.crds[res.name]; ok {
+				later(res.name)
 			}
 		case <-retry:
 			retry = nil
@@ -165,6 +181,7 @@ func (c *crdController) listAndWatch(ctx context.Context) error {
 				continue
 			case ev.Type == watch.Deleted:
 				delete(c.crds, crd.Name)
+				delete(c.finalized, crd.UID)
 				c.uninstall(crd.Name)
 				// The names it held are free: CRDs of its group that
 				// wanted them may take them now.
@@ -199,12 +216,12 @@ func (c *crdController) sync(ctx context.Context, name string) bool {
 			}
 		}
 		c.s.setTerminating(c.servedGVRs(name))
-		if slices.Contains(crd.Finalizers, apiextensionsv1.CustomResourceCleanupFinalizer) && !c.finalizing[name] {
+		if slices.Contains(crd.Finalizers, apiextensionsv1.CustomResourceCleanupFinalizer) && !c.finalizing[name] && !c.finalized[crd.UID] {
 			c.finalizing[name] = true
 			c.s.goUnlessStopping(func() {
-				c.finalize(ctx, crd)
+				res := finalizeResult{name: name, uid: crd.UID, ok: c.finalize(ctx, crd)}
 				select {
-				case c.finalizedCh <- name:
+				case c.finalizedCh <- res:
 				case <-ctx.Done():
 				}
 			})

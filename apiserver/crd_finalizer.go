@@ -17,11 +17,11 @@ import (
 // deletes every object of the resource (each as a client's delete would,
 // so objects with finalizers of their own wait for their controllers),
 // waits until none is left, and then removes the finalizer, which lets
-// the CRD go. It returns when that is done or ctx is; on an error it
-// returns early, and the controller starts it again.
+// the CRD go. It returns whether it removed the finalizer; on an error
+// it returns false early, and the controller starts it again.
 //
 // Upstream: k8s.io/apiextensions-apiserver/pkg/controller/finalizer (CRDFinalizer.sync).
-func (c *crdController) finalize(ctx context.Context, crd *apiextensionsv1.CustomResourceDefinition) {
+func (c *crdController) finalize(ctx context.Context, crd *apiextensionsv1.CustomResourceDefinition) bool {
 	log := c.s.log.With("crd", crd.Name)
 	c.setCondition(ctx, crd.Name, apiextensionsv1.CustomResourceDefinitionCondition{
 		Type: apiextensionsv1.Terminating, Status: apiextensionsv1.ConditionTrue,
@@ -36,7 +36,7 @@ func (c *crdController) finalize(ctx context.Context, crd *apiextensionsv1.Custo
 					Reason: "InstanceDeletionFailed", Message: fmt.Sprintf("could not delete instances: %v", err),
 				})
 			}
-			return
+			return false
 		}
 	}
 	c.setCondition(ctx, crd.Name, apiextensionsv1.CustomResourceDefinitionCondition{
@@ -51,9 +51,13 @@ func (c *crdController) finalize(ctx context.Context, crd *apiextensionsv1.Custo
 		out.Finalizers = slices.DeleteFunc(out.Finalizers, func(f string) bool { return f == apiextensionsv1.CustomResourceCleanupFinalizer })
 		return out, nil
 	}, nil, nil, registry.UpdateOptions{})
-	if err != nil && !apierrors.IsNotFound(err) && ctx.Err() == nil {
+	switch {
+	case err == nil, apierrors.IsNotFound(err):
+		return true
+	case ctx.Err() == nil:
 		log.Warn("finalizer not removed", "err", err)
 	}
+	return false
 }
 
 // storageVersionStore returns the registry store of the CRD's storage

@@ -96,15 +96,14 @@ func (s *Server) installCRD(crd *apiextensionsv1.CustomResourceDefinition) ([]ru
 }
 
 // uninstallCRD stops serving what installCRD served: the paths answer
-// 404, and the watch caches stop, ending their open watches.
+// 404, discovery no longer lists them, and the watch caches stop, ending
+// their open watches. The kinds stay registered as unstructured objects:
+// a request already past routing, or the finalizer, may still build
+// objects of them, and a kind that maps to Unstructured is harmless once
+// nothing serves it.
 func (s *Server) uninstallCRD(gvrs []runtime.GroupVersionResource) {
 	for _, gvr := range gvrs {
-		info, ok := s.scheme.Resource(gvr)
 		s.UninstallResource(gvr)
-		if ok {
-			s.scheme.RemoveKind(info.GVK())
-			s.scheme.RemoveKind(info.ListGVK())
-		}
 	}
 }
 

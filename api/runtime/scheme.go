@@ -63,20 +63,6 @@ func (s *Scheme) AddKind(gvk GroupVersionKind, obj Object) {
 	s.kindToType[gvk] = t.Elem()
 }
 
-// RemoveKind unregisters a kind added with AddKind (a deleted CRD's).
-func (s *Scheme) RemoveKind(gvk GroupVersionKind) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, ok := s.kindToType[gvk]
-	if !ok {
-		return
-	}
-	delete(s.kindToType, gvk)
-	if s.typeToKind[t] == gvk {
-		delete(s.typeToKind, t)
-	}
-}
-
 // New returns a new zero object of the kind, with its TypeMeta filled.
 func (s *Scheme) New(gvk GroupVersionKind) (Object, error) {
 	s.mu.RLock()
