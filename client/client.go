@@ -122,19 +122,35 @@ type request struct {
 	query       url.Values
 	body        []byte
 	contentType string
+	// path, when set, is the request's whole path under the server's base
+	// instead of a resource's: a discovery document such as /apis.
+	path string
 }
 
-// url builds the request's URL the way the API lays paths out:
+// url builds the request's URL: the server's base, r's urlPath and r's
+// query.
+func (c *Client) url(r request) string {
+	u := *c.base
+	u.Path += r.urlPath()
+	u.RawPath = ""
+	u.RawQuery = r.query.Encode()
+	return u.String()
+}
+
+// urlPath is r.path when set, else the path of r's resource, laid out as
+// the API lays them out:
 //
 //	/api/v1[/namespaces/{ns}]/{resource}[/{name}[/{subresource}]]
 //	/apis/{group}/{version}[/namespaces/{ns}]/{resource}[/{name}[/{subresource}]]
-func (c *Client) url(r request) string {
-	u := *c.base
-	path := u.Path
+func (r request) urlPath() string {
+	if r.path != "" {
+		return r.path
+	}
+	var path string
 	if r.gvr.Group == "" {
-		path += "/api/" + r.gvr.Version
+		path = "/api/" + r.gvr.Version
 	} else {
-		path += "/apis/" + r.gvr.Group + "/" + r.gvr.Version
+		path = "/apis/" + r.gvr.Group + "/" + r.gvr.Version
 	}
 	if r.namespace != "" {
 		path += "/namespaces/" + url.PathEscape(r.namespace)
@@ -146,10 +162,7 @@ func (c *Client) url(r request) string {
 	if r.subresource != "" {
 		path += "/" + r.subresource
 	}
-	u.Path = path
-	u.RawPath = ""
-	u.RawQuery = r.query.Encode()
-	return u.String()
+	return path
 }
 
 // send sends r, again after a wait while the server says to retry later
@@ -225,13 +238,13 @@ func (c *Client) do(ctx context.Context, r request, into runtime.Object) error {
 	defer resp.Body.Close()
 	data, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return fmt.Errorf("%s %s: read response: %w", r.method, r.gvr.Resource, err)
+		return fmt.Errorf("%s %s: read response: %w", r.method, r.urlPath(), err)
 	}
 	if into == nil {
 		return nil
 	}
 	if err := json.Unmarshal(data, into); err != nil {
-		return fmt.Errorf("%s %s: decode response: %w", r.method, r.gvr.Resource, err)
+		return fmt.Errorf("%s %s: decode response: %w", r.method, r.urlPath(), err)
 	}
 	return nil
 }

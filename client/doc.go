@@ -16,6 +16,11 @@
 //   - Resource[T, L], one typed client per resource (Create, Get, List,
 //     Update, UpdateStatus, Patch, Delete, DeleteCollection, Watch), and
 //     Clientset, the core/v1 resources built from it;
+//   - DiscoveryClient, which reads what the server serves (/api, /apis)
+//     as runtime.ResourceInfos, and DynamicResource, the client of any
+//     resource (custom resources included) as unstructured objects, which
+//     registers what discovery finds in the client's scheme
+//     (AddUnstructuredResource) so informers serve it too;
 //   - NewInMemoryTransport, which calls the API server's http.Handler
 //     directly: the whole handler chain runs, without TCP or TLS;
 //   - Backoff, minicp's one jittered, capped backoff, and RetryOnConflict.
@@ -26,5 +31,6 @@
 // describes the paths: /api/v1/namespaces/{ns}/{resource}/{name}.
 //
 // Upstream: k8s.io/client-go/rest, k8s.io/client-go/kubernetes,
+// k8s.io/client-go/discovery, k8s.io/client-go/dynamic,
 // k8s.io/client-go/tools/clientcmd, k8s.io/client-go/util/retry.
 package client

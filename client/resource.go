@@ -27,11 +27,17 @@ type Resource[T metav1.Object, L metav1.ListInterface] struct {
 	client    *Client
 	info      runtime.ResourceInfo
 	namespace string
+	// newObj and newList make the empty objects responses decode into:
+	// from the scheme (NewResource), or unstructured (NewDynamicResource).
+	newObj  func() T
+	newList func() L
 }
 
 // NewResource returns the client of the resource gvr, which must be in
 // c's scheme with a kind assignable to T and a list kind assignable to L.
-// It is not scoped to a namespace.
+// It is not scoped to a namespace. A custom resource is in the scheme
+// once the program registered its Go types (AddKnownTypes, AddResource)
+// or NewDynamicResource registered it as unstructured.
 func NewResource[T metav1.Object, L metav1.ListInterface](c *Client, gvr runtime.GroupVersionResource) (*Resource[T, L], error) {
 	info, ok := c.scheme.Resource(gvr)
 	if !ok {
@@ -51,7 +57,20 @@ func NewResource[T metav1.Object, L metav1.ListInterface](c *Client, gvr runtime
 	if _, ok := list.(L); !ok {
 		return nil, fmt.Errorf("client: %s lists are %T, which is not a %T", gvr, list, *new(L))
 	}
-	return &Resource[T, L]{client: c, info: info}, nil
+	return &Resource[T, L]{
+		client: c,
+		info:   info,
+		// The checks above make these conversions safe, as long as the
+		// kinds keep their Go types.
+		newObj: func() T {
+			obj, _ := c.scheme.New(info.GVK())
+			return obj.(T)
+		},
+		newList: func() L {
+			obj, _ := c.scheme.New(info.ListGVK())
+			return obj.(L)
+		},
+	}, nil
 }
 
 // Namespace returns a copy of r scoped to ns; "" means every namespace for
@@ -77,7 +96,7 @@ func (r *Resource[T, L]) Create(ctx context.Context, obj T, opts WriteOptions) (
 	if err != nil {
 		return zero, err
 	}
-	out := r.newObject()
+	out := r.newObj()
 	err = r.client.do(ctx, request{method: http.MethodPost, gvr: r.info.GVR, namespace: ns,
 		query: opts.query(), body: body}, out)
 	if err != nil {
@@ -97,7 +116,7 @@ func (r *Resource[T, L]) Get(ctx context.Context, name string, opts GetOptions) 
 	if opts.ResourceVersion != "" {
 		req.query.Set("resourceVersion", opts.ResourceVersion)
 	}
-	out := r.newObject()
+	out := r.newObj()
 	if err := r.client.do(ctx, req, out); err != nil {
 		return zero, err
 	}
@@ -148,7 +167,7 @@ func (r *Resource[T, L]) put(ctx context.Context, obj T, subresource string, opt
 	if err != nil {
 		return zero, err
 	}
-	out := r.newObject()
+	out := r.newObj()
 	err = r.client.do(ctx, request{method: http.MethodPut, gvr: r.info.GVR, namespace: ns, name: name,
 		subresource: subresource, query: opts.query(), body: body}, out)
 	if err != nil {
@@ -175,7 +194,7 @@ func (r *Resource[T, L]) Patch(ctx context.Context, name string, pt PatchType, d
 	if len(subresource) == 1 {
 		req.subresource = subresource[0]
 	}
-	out := r.newObject()
+	out := r.newObj()
 	if err := r.client.do(ctx, req, out); err != nil {
 		return zero, err
 	}
@@ -236,20 +255,7 @@ func (r *Resource[T, L]) Watch(ctx context.Context, opts ListOptions) (watch.Int
 		cancel()
 		return nil, err
 	}
-	return newStreamWatcher(ctx, cancel, resp.Body, func() runtime.Object { return r.newObject() }), nil
-}
-
-// newObject returns an empty T. NewResource checked that the scheme makes
-// one.
-func (r *Resource[T, L]) newObject() T {
-	obj, _ := r.client.scheme.New(r.info.GVK())
-	return obj.(T)
-}
-
-// newList returns an empty L.
-func (r *Resource[T, L]) newList() L {
-	obj, _ := r.client.scheme.New(r.info.ListGVK())
-	return obj.(L)
+	return newStreamWatcher(ctx, cancel, resp.Body, func() runtime.Object { return r.newObj() }), nil
 }
 
 // objectNamespace is the namespace a write of obj goes to: the client's,

@@ -72,7 +72,15 @@ func NewSharedInformerFactory(opts SharedInformerFactoryOptions) (*SharedInforme
 }
 
 // InformerFor returns the informer of gvr, creating it on first use. An
-// informer created after Start is started at once.
+// informer created after Start is started at once. gvr must be in the
+// client's scheme, whose Go types the informer's objects have. A custom
+// resource is in it once the program registered its own types
+// (runtime.Scheme.AddKnownTypes and AddResource), or once
+// client.NewDynamicResource registered it, with unstructured objects.
+//
+// Upstream: k8s.io/client-go/informers (sharedInformerFactory.ForResource)
+// and k8s.io/client-go/dynamic/dynamicinformer, which minicp folds into
+// one factory.
 func (f *SharedInformerFactory) InformerFor(gvr runtime.GroupVersionResource) (*SharedInformer, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

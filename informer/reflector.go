@@ -94,6 +94,14 @@ type ReflectorOptions struct {
 	// Backoff is the backoff between failures. Defaults to
 	// DefaultReflectorBackoff; its Clock is replaced by Clock.
 	Backoff *client.Backoff
+	// WatchErrorHandler, when set, is called with each error that ended a
+	// list-watch (a 410 Gone included), on the reflector's goroutine,
+	// before it backs off or relists; it must not block. The error is
+	// logged either way. A 404 NotFound says the resource is no longer
+	// served: the caller may stop the reflector.
+	//
+	// Upstream: k8s.io/client-go/tools/cache (WatchErrorHandler).
+	WatchErrorHandler func(err error)
 	// MinWatchTimeout defaults to 5 minutes; see defaultMinWatchTimeout.
 	MinWatchTimeout time.Duration
 	// Clock defaults to clock.Real.
@@ -125,6 +133,7 @@ type Reflector struct {
 	fieldSelector   string
 	resyncPeriod    time.Duration
 	shouldResync    func() bool
+	onWatchError    func(err error)
 	initialBackoff  client.Backoff
 	minWatchTimeout time.Duration
 	clock           clock.Clock
@@ -169,6 +178,7 @@ func NewReflector(opts ReflectorOptions) (*Reflector, error) {
 		fieldSelector:   opts.FieldSelector,
 		resyncPeriod:    opts.ResyncPeriod,
 		shouldResync:    opts.ShouldResync,
+		onWatchError:    opts.WatchErrorHandler,
 		initialBackoff:  backoff,
 		backoff:         backoff,
 		minWatchTimeout: opts.MinWatchTimeout,
@@ -228,6 +238,9 @@ func (r *Reflector) Start(ctx context.Context) error {
 		err := r.ListAndWatch(ctx)
 		if ctx.Err() != nil {
 			return nil
+		}
+		if r.onWatchError != nil {
+			r.onWatchError(err)
 		}
 		if apierrors.IsGone(err) {
 			r.log.InfoContext(ctx, "watch expired, relisting", "err", err)

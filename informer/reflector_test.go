@@ -365,3 +365,36 @@ func TestReflectorResync(t *testing.T) {
 	clk.Step(time.Minute)
 	assert.Equal(t, "resync", store.next(t))
 }
+
+// The WatchErrorHandler hears every error that ended a list-watch: here a
+// resource the server stopped serving, whose watch and then list answer
+// 404.
+func TestReflectorWatchErrorHandler(t *testing.T) {
+	lw, store := newScriptedLW(), newRecordingStore()
+	clk := clocktest.NewFake(time.Unix(0, 0))
+	errs := make(chan error, 10)
+	startReflector(t, lw, store, informer.ReflectorOptions{Clock: clk,
+		WatchErrorHandler: func(err error) { errs <- err }})
+	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	defer cancel()
+
+	lw.expectList(t).reply <- listReply{list: podList("10")}
+	store.next(t)
+	gone := apierrors.NewNotFound(runtime.GroupResource{Group: "example.com", Resource: "developers"}, "")
+	lw.expectWatch(t).reply <- watchReply{err: gone}
+	select {
+	case err := <-errs:
+		assert.True(t, apierrors.IsNotFound(err), "the handler gets the watch's 404: %v", err)
+	case <-ctx.Done():
+		t.Fatal("no WatchErrorHandler call")
+	}
+	require.NoError(t, clk.BlockUntilWaiters(t.Context(), 1), "then the reflector backs off")
+	clk.Step(time.Minute)
+	lw.expectList(t).reply <- listReply{err: gone}
+	select {
+	case err := <-errs:
+		assert.True(t, apierrors.IsNotFound(err), "and the list's: %v", err)
+	case <-ctx.Done():
+		t.Fatal("no WatchErrorHandler call for the list")
+	}
+}

@@ -36,6 +36,8 @@ type SharedInformerOptions struct {
 	FieldSelector string
 	// Backoff defaults to DefaultReflectorBackoff.
 	Backoff *client.Backoff
+	// WatchErrorHandler is the Reflector's (see ReflectorOptions).
+	WatchErrorHandler func(err error)
 	// Clock defaults to clock.Real; it drives resync and backoff.
 	Clock clock.Clock
 	// Logger defaults to a discard logger.
@@ -60,6 +62,7 @@ type SharedInformer struct {
 	labelSelector string
 	fieldSelector string
 	backoff       *client.Backoff
+	onWatchError  func(err error)
 	defaultResync time.Duration
 	clock         clock.Clock
 	log           *slog.Logger
@@ -107,6 +110,7 @@ func NewSharedInformer(opts SharedInformerOptions) (*SharedInformer, error) {
 		labelSelector:     opts.LabelSelector,
 		fieldSelector:     opts.FieldSelector,
 		backoff:           opts.Backoff,
+		onWatchError:      opts.WatchErrorHandler,
 		defaultResync:     opts.ResyncPeriod,
 		resyncCheckPeriod: opts.ResyncPeriod,
 		clock:             opts.Clock,
@@ -244,7 +248,7 @@ func (s *SharedInformer) Start(ctx context.Context) error {
 		Name: s.name, ListerWatcher: s.lw, Store: s.fifo,
 		LabelSelector: s.labelSelector, FieldSelector: s.fieldSelector,
 		ResyncPeriod: s.resyncCheckPeriod, ShouldResync: s.shouldResync,
-		Backoff: s.backoff, Clock: s.clock, Logger: s.log,
+		Backoff: s.backoff, WatchErrorHandler: s.onWatchError, Clock: s.clock, Logger: s.log,
 	})
 	if err != nil {
 		s.mu.Unlock()

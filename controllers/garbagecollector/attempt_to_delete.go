@@ -212,7 +212,7 @@ func (gc *GarbageCollector) isDangling(ctx context.Context, ref metav1.OwnerRefe
 	if gc.absentOwnerCache.has(key) {
 		return true, nil, nil // a namespaced owner known absent here
 	}
-	info, err := gc.apiResource(ref.APIVersion, ref.Kind)
+	info, err := gc.apiResource(ctx, ref.APIVersion, ref.Kind)
 	if err != nil {
 		return false, nil, err
 	}

@@ -23,11 +23,18 @@
 // cluster-scoped owner can own anything; a cluster-scoped object cannot
 // have a namespaced owner.
 //
-// How it works. Every resource the scheme can list, watch and delete
-// (events excepted) is watched through the manager's shared informers.
-// The graph builder turns their changes, in order, into a graph of nodes by
-// uid, with a virtual node for an owner referenced but never seen, and
-// queues uids for the two controllers the GarbageCollector runs:
+// How it works. Every resource the API server serves that can be listed,
+// watched and deleted (events excepted) is watched, custom resources
+// included: the collector reads discovery at start, every 30 seconds and
+// at every change to a CustomResourceDefinition, and starts or stops a
+// monitor (an informer and its handler) for each resource that appeared
+// or went away. The resources in the manager's scheme when the collector
+// is made (the built-in kinds, a program's own types) share the manager's
+// informers; the others, found by discovery, get informers of the
+// collector's own, their objects unstructured.Unstructured. The graph
+// builder turns the monitors' changes, in order, into a graph of
+// nodes by uid, with a virtual node for an owner referenced but never
+// seen, and queues uids for the two controllers the GarbageCollector runs:
 // attemptToDelete (is this object garbage? is this foreground deletion
 // done?) and attemptToOrphan. Their workers decide from the API server's
 // live answer, never from the cache alone: an owner is absent only when a

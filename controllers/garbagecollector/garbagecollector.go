@@ -5,11 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
 	"sync"
 
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/client"
+	"github.com/minicp/minicp/clock"
+	"github.com/minicp/minicp/controllers/cache"
 	"github.com/minicp/minicp/controllers/controller"
 	"github.com/minicp/minicp/controllers/handler"
 	"github.com/minicp/minicp/controllers/manager"
@@ -49,12 +50,16 @@ type Options struct {
 
 // GarbageCollector deletes the objects whose owners are gone, and carries
 // out the Foreground and Orphan propagation policies, for every resource
-// of the scheme that can be listed, watched and deleted. Its graph builder
-// keeps the ownership graph from the manager's shared informers; its two
-// controllers work the queues the graph builder fills:
+// the API server serves that can be listed, watched and deleted, custom
+// resources included. It follows discovery (see runResync): a monitor
+// watches each such resource, started when the resource appears and
+// stopped when it goes away. Its graph builder keeps the ownership graph
+// from the monitors' informers; its two controllers work the queues the
+// graph builder fills:
 //
-//	informers -> graph builder (graphChanges, one goroutine) -> attemptToDelete -> workers -> DELETE, PATCH
-//	                                                         -> attemptToOrphan -> workers -> PATCH
+//	discovery -> monitors (informers) -> graph builder (graphChanges, one goroutine)
+//	    -> attemptToDelete -> workers -> DELETE, PATCH
+//	    -> attemptToOrphan -> workers -> PATCH
 //
 // A queued item is a node's uid (in the Request's Name): workers read the
 // node from the graph, and the object itself from the API server, never
@@ -66,13 +71,29 @@ type Options struct {
 // Upstream: k8s.io/kubernetes/pkg/controller/garbagecollector
 // (GarbageCollector).
 type GarbageCollector struct {
-	client           *client.Client
-	scheme           *runtime.Scheme
-	log              *slog.Logger
+	client     *client.Client
+	scheme     *runtime.Scheme
+	cache      *cache.Cache
+	discovery  *client.DiscoveryClient
+	restMapper *restMapper
+	clock      clock.Clock
+	log        *slog.Logger
+	// informerLog is the manager's logger, which informers scope
+	// themselves.
+	informerLog *slog.Logger
+	ignored     []runtime.GroupResource
+	// schemeResources are the deletable resources of the scheme when the
+	// collector was made: the resources whose informers it shares with
+	// the manager's other controllers (see startMonitor), and what it
+	// watches while discovery has never answered.
+	schemeResources  []runtime.ResourceInfo
 	graph            *graphBuilder
 	absentOwnerCache *referenceCache
 	deleteController *controller.Controller
 	orphanController *controller.Controller
+	// informersWG counts the informers the collector runs itself; Add
+	// only on the resync goroutine, which Start waits for before Wait.
+	informersWG sync.WaitGroup
 }
 
 var (
@@ -91,9 +112,10 @@ func Add(mgr *manager.Manager) error {
 	return mgr.Add(gc)
 }
 
-// New returns a collector over mgr's client and cache, and asks the cache
-// for the informer of every resource it watches, so that they start (and
-// sync) with the manager. The caller adds it to mgr (see Add).
+// New returns a collector over mgr's client and cache. It asks the
+// cache for the informer of every deletable resource of the scheme, so
+// that they start (and sync) with the manager; Start then watches what
+// discovery lists. The caller adds it to mgr (see Add).
 func New(mgr *manager.Manager, opts Options) (*GarbageCollector, error) {
 	if mgr == nil {
 		return nil, errors.New("garbage collector: nil manager")
@@ -108,19 +130,29 @@ func New(mgr *manager.Manager, opts Options) (*GarbageCollector, error) {
 		opts.IgnoredResources = DefaultIgnoredResources()
 	}
 	log := mgr.GetLogger().With("component", "garbage-collector")
-	monitors, err := newMonitors(mgr, opts.IgnoredResources)
-	if err != nil {
-		return nil, err
-	}
+	discovery := client.NewDiscoveryClient(mgr.GetClient())
 	gc := &GarbageCollector{
 		client:           mgr.GetClient(),
 		scheme:           mgr.GetScheme(),
+		cache:            mgr.GetCache(),
+		discovery:        discovery,
+		restMapper:       newRESTMapper(discovery),
+		clock:            mgr.GetClock(),
 		log:              log,
+		informerLog:      mgr.GetLogger(),
+		ignored:          opts.IgnoredResources,
 		absentOwnerCache: newReferenceCache(absentOwnerCacheSize),
 	}
+	gc.schemeResources = gc.deletable(gc.scheme.Resources())
+	for _, info := range gc.schemeResources {
+		if _, err := gc.cache.InformerFor(info.GVR); err != nil {
+			return nil, fmt.Errorf("garbage collector: %w", err)
+		}
+	}
 	attemptToDelete, attemptToOrphan := newQueueSource(), newQueueSource()
-	gc.graph = newGraphBuilder(gc.scheme, mgr.GetEventRecorderFor(ComponentName), log, monitors,
+	gc.graph = newGraphBuilder(gc.scheme, mgr.GetEventRecorderFor(ComponentName), log,
 		gc.absentOwnerCache, attemptToDelete, attemptToOrphan)
+	var err error
 	if gc.deleteController, err = newQueueController(mgr, "garbage_collector_attempt_to_delete", opts.Workers,
 		gc.reconcileAttemptToDelete, attemptToDelete); err != nil {
 		return nil, err
@@ -130,38 +162,6 @@ func New(mgr *manager.Manager, opts Options) (*GarbageCollector, error) {
 		return nil, err
 	}
 	return gc, nil
-}
-
-// newMonitors asks mgr's cache for the informer of every resource that
-// supports list, watch and delete and is not ignored.
-//
-// Upstream: k8s.io/kubernetes/pkg/controller/garbagecollector
-// (GetDeletableResources, GraphBuilder.syncMonitors), from discovery;
-// minicp's scheme is what discovery serves.
-func newMonitors(mgr *manager.Manager, ignored []runtime.GroupResource) ([]*monitor, error) {
-	var monitors []*monitor
-	for _, info := range mgr.GetScheme().Resources() {
-		deletable := info.HasVerb("list") && info.HasVerb("watch") && info.HasVerb("delete")
-		// A subresource (pods/status) shares its resource's objects.
-		if !deletable || strings.Contains(info.GVR.Resource, "/") || containsGroupResource(ignored, info.GVR.GroupResource()) {
-			continue
-		}
-		inf, err := mgr.GetCache().InformerFor(info.GVR)
-		if err != nil {
-			return nil, fmt.Errorf("garbage collector: %w", err)
-		}
-		monitors = append(monitors, &monitor{resource: info, informer: inf, handled: map[string]string{}})
-	}
-	return monitors, nil
-}
-
-func containsGroupResource(list []runtime.GroupResource, gr runtime.GroupResource) bool {
-	for _, x := range list {
-		if x == gr {
-			return true
-		}
-	}
-	return false
 }
 
 // newQueueController makes one of the collector's two controllers: its
@@ -178,27 +178,34 @@ func newQueueController(mgr *manager.Manager, name string, workers int, fn recon
 	return c, nil
 }
 
-// Start runs the collector until ctx is done: both controllers, and the
-// graph builder once their queues are ready (see graphBuilder.run). It
-// returns after all of them stopped, with their errors; if the graph
-// builder fails, everything stops.
+// Start runs the collector until ctx is done: both controllers, the
+// resync loop that keeps the monitors in step with discovery, and the
+// graph builder once the controllers' queues are ready (see
+// graphBuilder.run). It returns after all of them stopped, with the
+// controllers' errors.
 //
 // Upstream: k8s.io/kubernetes/pkg/controller/garbagecollector
 // (GarbageCollector.Run).
+//
+// Shutdown, when ctx ends:
+//
+//  1. the graph builder stops applying events and removes its handlers;
+//  2. the controllers stop their workers, and the resync loop stops
+//     making monitors;
+//  3. the informers the collector runs itself stop.
 func (gc *GarbageCollector) Start(ctx context.Context) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	gc.log.InfoContext(ctx, "starting")
 	var wg sync.WaitGroup
 	var deleteErr, orphanErr error
 	wg.Go(func() { deleteErr = gc.deleteController.Start(ctx) })
 	wg.Go(func() { orphanErr = gc.orphanController.Start(ctx) })
-	graphErr := gc.graph.run(ctx)
-	// The graph builder returns early only when it failed: stop the rest.
-	cancel()
+	wg.Go(func() { gc.runResync(ctx) })
+	gc.graph.run(ctx)
 	wg.Wait()
+	// Only the resync loop starts informers, and it has returned.
+	gc.informersWG.Wait()
 	gc.log.InfoContext(ctx, "stopped")
-	return errors.Join(graphErr, deleteErr, orphanErr)
+	return errors.Join(deleteErr, orphanErr)
 }
 
 // NeedLeaderElection implements manager.LeaderElectionRunnable: two
@@ -206,8 +213,9 @@ func (gc *GarbageCollector) Start(ctx context.Context) error {
 func (gc *GarbageCollector) NeedLeaderElection() bool { return true }
 
 // Idle implements manager.Idler: the graph builder has applied every
-// change its informers hold, and both controllers have nothing queued,
-// nothing in flight and no delay due.
+// change its informers hold and no resync of the monitors is asked for or
+// running, and both controllers have nothing queued, nothing in flight and
+// no delay due.
 //
 // The three are asked one at a time, so Idle makes sure nothing moved
 // between them: only the graph builder feeds the controllers, and only

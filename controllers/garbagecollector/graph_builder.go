@@ -2,11 +2,10 @@ package garbagecollector
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"sync"
-	"time"
 
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/runtime"
@@ -49,23 +48,6 @@ type event struct {
 	gvk           runtime.GroupVersionKind
 }
 
-// monitor is the graph builder's handler on one resource's shared
-// informer.
-//
-// Upstream: k8s.io/kubernetes/pkg/controller/garbagecollector (monitor),
-// which runs its own informer when it cannot share one; minicp's manager
-// cache always can.
-type monitor struct {
-	resource runtime.ResourceInfo
-	informer *informer.SharedInformer
-	// handled maps each object's informer key to the resourceVersion of
-	// the state last queued as an event, so Idle can tell whether the
-	// handler has caught up with the informer. Guarded by
-	// graphBuilder.mu.
-	handled map[string]string
-	reg     *informer.Registration
-}
-
 // graphBuilder keeps the ownership graph: every object of every monitored
 // resource as a node, by uid, linked to its owners and dependents. The
 // informers' handlers queue their changes in graphChanges; one goroutine
@@ -81,16 +63,25 @@ type graphBuilder struct {
 	scheme   *runtime.Scheme
 	recorder record.EventRecorder
 	log      *slog.Logger
-	monitors []*monitor
 
 	uidToNode *uidToNode
 	// absentOwnerCache is shared with the GarbageCollector.
 	absentOwnerCache *referenceCache
 	attemptToDelete  *queueSource
 	attemptToOrphan  *queueSource
+	// resyncCh (capacity 1) carries a request to read discovery again to
+	// the collector's resync loop; a full resyncCh already asks.
+	resyncCh chan struct{}
 
 	// mu guards the fields below and every monitor's handled map.
 	mu sync.Mutex
+	// monitors are the resources whose informers feed the graph.
+	monitors map[runtime.GroupVersionResource]*monitor
+	// resyncRequested is set from a resync request until the resync that
+	// serves it starts, and resyncing while one runs: either way a
+	// resource may be about to get a monitor, so the builder is not idle.
+	// It starts set: the first resync makes the first monitors.
+	resyncRequested, resyncing bool
 	// graphChanges is the FIFO of events not yet applied. It is unbounded,
 	// as upstream's: dropping an event would leave the graph wrong for
 	// good, and blocking would only move the backlog into the informers'
@@ -109,63 +100,45 @@ type graphBuilder struct {
 	changedCh chan struct{}
 }
 
-// newGraphBuilder returns a builder for the resources, whose informers
-// the caller has asked for already.
-func newGraphBuilder(scheme *runtime.Scheme, recorder record.EventRecorder, log *slog.Logger, monitors []*monitor,
+// newGraphBuilder returns a builder with no monitors yet: the collector
+// adds them (addMonitor) as discovery finds resources.
+func newGraphBuilder(scheme *runtime.Scheme, recorder record.EventRecorder, log *slog.Logger,
 	absent *referenceCache, attemptToDelete, attemptToOrphan *queueSource) *graphBuilder {
 	return &graphBuilder{
-		scheme: scheme, recorder: recorder, log: log, monitors: monitors,
+		scheme: scheme, recorder: recorder, log: log,
 		uidToNode: newUIDToNode(), absentOwnerCache: absent,
 		attemptToDelete: attemptToDelete, attemptToOrphan: attemptToOrphan,
-		changedCh: make(chan struct{}),
+		resyncCh:        make(chan struct{}, 1),
+		monitors:        map[runtime.GroupVersionResource]*monitor{},
+		resyncRequested: true,
+		changedCh:       make(chan struct{}),
 	}
 }
 
 // run runs the builder until ctx is done:
 //
 //  1. it waits for both queues' sources to be started, so that no node is
-//     queued before a controller can take it;
-//  2. it adds one handler per monitored informer; each first receives the
-//     objects the informer holds;
-//  3. it applies the queued events, one at a time, until ctx is done;
-//  4. it removes its handlers and returns.
-//
-// It returns an error only if a handler could not be added.
+//     queued before a controller can take it; the monitors' handlers may
+//     queue events meanwhile;
+//  2. it applies the queued events, one at a time, until ctx is done;
+//  3. it removes the monitors' handlers and returns.
 //
 // Upstream: k8s.io/kubernetes/pkg/controller/garbagecollector
 // (GraphBuilder.Run).
-func (gb *graphBuilder) run(ctx context.Context) error {
+func (gb *graphBuilder) run(ctx context.Context) {
 	for _, ready := range []<-chan struct{}{gb.attemptToDelete.readyCh, gb.attemptToOrphan.readyCh} {
 		select {
 		case <-ready:
 		case <-ctx.Done():
-			return nil
+			return
 		}
 	}
-	var errs []error
-	for _, m := range gb.monitors {
-		reg, err := m.informer.AddEventHandler(gb.handlerFor(m), informer.HandlerOptions{ResyncPeriod: new(time.Duration)})
-		if err != nil {
-			errs = append(errs, fmt.Errorf("garbage collector: watch %s: %w", m.resource.GVR, err))
-			continue
-		}
-		m.reg = reg
-	}
-	defer func() {
-		for _, m := range gb.monitors {
-			if m.reg != nil {
-				_ = m.informer.RemoveEventHandler(m.reg)
-			}
-		}
-	}()
-	if len(errs) > 0 {
-		return errors.Join(errs...)
-	}
+	defer gb.removeAllMonitors()
 	gb.mu.Lock()
 	gb.running = true
 	gb.notifyLocked()
 	gb.mu.Unlock()
-	gb.log.InfoContext(ctx, "graph builder running", "resources", len(gb.monitors))
+	gb.log.InfoContext(ctx, "graph builder running")
 	for {
 		ev, ok := gb.next(ctx)
 		if !ok {
@@ -181,7 +154,6 @@ func (gb *graphBuilder) run(ctx context.Context) error {
 	gb.running = false
 	gb.notifyLocked()
 	gb.mu.Unlock()
-	return nil
 }
 
 // next takes the oldest queued event, waiting for one; false once ctx is
@@ -243,21 +215,31 @@ func (gb *graphBuilder) enqueueVirtualDeleteEvent(ref objectReference) {
 
 // handlerFor returns the informer handler of m: each change becomes an
 // event, queued in the same critical section that records it as handled.
+// A change to a CRD also requests a resync (see isCRDMonitor).
 func (gb *graphBuilder) handlerFor(m *monitor) informer.ResourceEventHandler {
 	gvk := m.resource.GVK()
+	crds := isCRDMonitor(m)
 	queue := func(ev *event, key, rv string, deleted bool) {
 		gb.mu.Lock()
-		defer gb.mu.Unlock()
 		if deleted {
 			delete(m.handled, key)
 		} else {
 			m.handled[key] = rv
 		}
+		if crds {
+			// In the same critical section, so the builder is never idle
+			// between the CRD's change and the resync it asks for.
+			gb.resyncRequested = true
+		}
 		if ev != nil {
 			gb.enqueueLocked(ev)
-			return
+		} else {
+			gb.notifyLocked()
 		}
-		gb.notifyLocked()
+		gb.mu.Unlock()
+		if crds {
+			gb.signalResync()
+		}
 	}
 	return informer.ResourceEventHandlerFuncs{
 		AddFunc: func(obj runtime.Object, _ bool) {
@@ -315,33 +297,36 @@ func objectMeta(obj runtime.Object) (*metav1.ObjectMeta, string, bool) {
 // idle reports whether the builder runs with every handler caught up
 // with its informer (synced, every cached object queued at its current
 // resourceVersion, every delete queued), no event queued and none being
-// applied. It also returns the generation, and a channel closed at the
-// builder's next change after the call began.
+// applied, and no resync of the monitors requested or running. It also
+// returns the generation, and a channel closed at the builder's next
+// change after the call began.
 func (gb *graphBuilder) idle() (idle bool, generation uint64, changed <-chan struct{}) {
-	// The channel is taken first: a handler call or an event applied
-	// while the Indexers are read below closes it, so a verdict made from
-	// a stale read is looked at again.
+	// The channel is taken first: a handler call, an event applied or a
+	// monitor added or removed while the Indexers are read below closes
+	// it, so a verdict made from a stale read is looked at again.
 	gb.mu.Lock()
 	changed = gb.changedCh
+	monitors := maps.Clone(gb.monitors)
 	gb.mu.Unlock()
 	// The Indexers are read without mu: a handler that has queued the
 	// latest state of everything read here has caught up with that state.
 	synced := true
-	listed := make([][]runtime.Object, len(gb.monitors))
-	for i, m := range gb.monitors {
+	listed := make(map[*monitor][]runtime.Object, len(monitors))
+	for _, m := range monitors {
 		if !m.informer.HasSynced() {
 			synced = false
 			break
 		}
-		listed[i] = m.informer.Indexer().List()
+		listed[m] = m.informer.Indexer().List()
 	}
 	gb.mu.Lock()
 	defer gb.mu.Unlock()
-	if !synced || !gb.running || gb.processing || len(gb.graphChanges) > 0 {
+	if !synced || !gb.running || gb.processing || len(gb.graphChanges) > 0 || gb.resyncRequested || gb.resyncing ||
+		!maps.Equal(monitors, gb.monitors) {
 		return false, gb.generation, changed
 	}
-	for i, m := range gb.monitors {
-		if !caughtUpLocked(m, listed[i]) {
+	for m, objs := range listed {
+		if !caughtUpLocked(m, objs) {
 			return false, gb.generation, changed
 		}
 	}

@@ -34,9 +34,10 @@ func identityFromEvent(ev *event) objectReference {
 // checked again.
 //
 // Upstream: k8s.io/kubernetes/pkg/controller/garbagecollector
-// (GraphBuilder.processGraphChanges). minicp serves one version of each
-// kind, so an observed node's apiVersion and kind never change, and the
-// upstream branch that follows such a change is left out.
+// (GraphBuilder.processGraphChanges). The collector watches each resource
+// at one version, its preferred one, so an observed node's apiVersion and
+// kind change only when a CRD changes its preferred version; the upstream
+// branch that follows such a change is left out.
 func (gb *graphBuilder) processGraphChange(ctx context.Context, ev *event) {
 	uid := ev.meta.UID
 	if uid == "" {

@@ -38,6 +38,7 @@ type env struct {
 	api  *apiserver.Server
 	cs   *client.Clientset
 	mgr  *manager.Manager
+	gc   *garbagecollector.GarbageCollector
 	seen *informerTracker
 }
 
@@ -51,8 +52,10 @@ func newEnv(t *testing.T) *env {
 	require.NoError(t, err)
 	mgr, err := manager.New(manager.Options{Client: cl})
 	require.NoError(t, err, "manager.New")
-	require.NoError(t, garbagecollector.Add(mgr), "garbagecollector.Add")
-	return &env{api: api, cs: cs, mgr: mgr, seen: trackInformers(t, mgr)}
+	gc, err := garbagecollector.New(mgr, garbagecollector.Options{})
+	require.NoError(t, err, "garbagecollector.New")
+	require.NoError(t, mgr.Add(gc), "add the collector")
+	return &env{api: api, cs: cs, mgr: mgr, gc: gc, seen: trackInformers(t, mgr)}
 }
 
 // start runs the manager until the test ends; the cleanup checks that it

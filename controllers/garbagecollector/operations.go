@@ -15,24 +15,19 @@ import (
 // resourceClient is the generic client of any resource.
 type resourceClient = client.Resource[metav1.Object, metav1.ListInterface]
 
-// restMappingError says an apiVersion and kind name no resource the
-// scheme knows: an owner of a kind this cluster does not serve (yet).
-type restMappingError struct {
-	kind, apiVersion string
-}
-
-func (e *restMappingError) Error() string {
-	return fmt.Sprintf("unable to get REST mapping for %s/%s", e.apiVersion, e.kind)
-}
-
-// apiResource finds the resource serving apiVersion and kind.
+// apiResource finds the resource serving apiVersion and kind through
+// discovery, and makes sure the client's scheme decodes its objects: a
+// custom resource the scheme does not know is registered as unstructured.
 //
 // Upstream: k8s.io/kubernetes/pkg/controller/garbagecollector
 // (GarbageCollector.apiResource), through the REST mapper.
-func (gc *GarbageCollector) apiResource(apiVersion, kind string) (runtime.ResourceInfo, error) {
-	info, ok := gc.scheme.ResourceForKind(runtime.ParseGroupVersion(apiVersion).WithKind(kind))
-	if !ok {
-		return runtime.ResourceInfo{}, &restMappingError{kind: kind, apiVersion: apiVersion}
+func (gc *GarbageCollector) apiResource(ctx context.Context, apiVersion, kind string) (runtime.ResourceInfo, error) {
+	info, err := gc.restMapper.resourceFor(ctx, runtime.ParseGroupVersion(apiVersion).WithKind(kind))
+	if err != nil {
+		return runtime.ResourceInfo{}, err
+	}
+	if err := client.AddUnstructuredResource(gc.scheme, info); err != nil {
+		return runtime.ResourceInfo{}, fmt.Errorf("garbage collector: %w", err)
 	}
 	return info, nil
 }
@@ -44,8 +39,8 @@ func (gc *GarbageCollector) apiResource(apiVersion, kind string) (runtime.Resour
 //
 // Upstream: k8s.io/kubernetes/pkg/controller/garbagecollector
 // (GarbageCollector.getObject), which makes the same check.
-func (gc *GarbageCollector) resourceFor(ref objectReference) (*resourceClient, error) {
-	info, err := gc.apiResource(ref.APIVersion, ref.Kind)
+func (gc *GarbageCollector) resourceFor(ctx context.Context, ref objectReference) (*resourceClient, error) {
+	info, err := gc.apiResource(ctx, ref.APIVersion, ref.Kind)
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +65,7 @@ func (gc *GarbageCollector) resourceFor(ref objectReference) (*resourceClient, e
 // getObject reads ref's object from the API server, not the cache: a
 // deletion must never rest on a stale view.
 func (gc *GarbageCollector) getObject(ctx context.Context, ref objectReference) (*metav1.ObjectMeta, error) {
-	res, err := gc.resourceFor(ref)
+	res, err := gc.resourceFor(ctx, ref)
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +87,7 @@ func (gc *GarbageCollector) getObject(ctx context.Context, ref objectReference) 
 // (GarbageCollector.deleteObject).
 func (gc *GarbageCollector) deleteObject(ctx context.Context, ref objectReference, resourceVersion string,
 	ownersAtResourceVersion []metav1.OwnerReference, policy metav1.DeletionPropagation) error {
-	res, err := gc.resourceFor(ref)
+	res, err := gc.resourceFor(ctx, ref)
 	if err != nil {
 		return err
 	}
@@ -125,7 +120,7 @@ func (gc *GarbageCollector) deleteObject(ctx context.Context, ref objectReferenc
 // ownerReferences of n's object. The patch names n's uid, so it fails
 // rather than change another object that took the name since.
 func (gc *GarbageCollector) patchOwnerReferences(ctx context.Context, n *node, refs []map[string]any) error {
-	res, err := gc.resourceFor(n.identity)
+	res, err := gc.resourceFor(ctx, n.identity)
 	if err != nil {
 		return err
 	}
@@ -181,7 +176,7 @@ const maxFinalizerAttempts = 5
 // Upstream: k8s.io/kubernetes/pkg/controller/garbagecollector
 // (GarbageCollector.removeFinalizer).
 func (gc *GarbageCollector) removeFinalizer(ctx context.Context, n *node, finalizer string) error {
-	res, err := gc.resourceFor(n.identity)
+	res, err := gc.resourceFor(ctx, n.identity)
 	if err != nil {
 		return err
 	}

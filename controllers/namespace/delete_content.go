@@ -63,16 +63,33 @@ func (a *allGVRDeletionMetadata) add(gvr runtime.GroupVersionResource, md gvrDel
 	}
 }
 
-// deletableResources returns the clients of the namespaced resources the
-// scheme serves with the delete verb: minicp's discovery. The scheme is
-// read on every call, so resources added at run time are cleaned up too.
-// A resource whose objects the scheme cannot decode is left out, and
-// reported in the error.
-func (d *namespacedResourcesDeleter) deletableResources() ([]*genericResource, error) {
+// deletableResources returns the clients of the namespaced resources
+// the API server serves with the delete verb, found through discovery at
+// every call, so that custom resources installed at run time are cleaned
+// up too. A resource the client's scheme does not know (a custom
+// resource) is registered in it as unstructured: the deleter reads only
+// metadata. When some group versions could not be discovered, the
+// resources of the others are returned with the error.
+//
+// Upstream: k8s.io/kubernetes/pkg/controller/namespace/deletion
+// (namespacedResourcesDeleter.discoverResourcesFn, which the controller
+// sets to discovery's ServerPreferredNamespacedResources; the deleter then
+// keeps the resources with the delete verb). Upstream reads metadata
+// through the metadata client instead of registering kinds.
+func (d *namespacedResourcesDeleter) deletableResources(ctx context.Context) ([]*genericResource, error) {
+	infos, err := d.discovery.ServerPreferredResources(ctx)
+	var partial *client.GroupDiscoveryFailedError
+	if err != nil && !errors.As(err, &partial) {
+		return nil, err
+	}
+	errs := []error{err}
 	var out []*genericResource
-	var errs []error
-	for _, info := range d.client.Scheme().Resources() {
+	for _, info := range infos {
 		if !info.Namespaced || !info.HasVerb("delete") {
+			continue
+		}
+		if err := client.AddUnstructuredResource(d.client.Scheme(), info); err != nil {
+			errs = append(errs, err)
 			continue
 		}
 		r, err := client.NewResource[metav1.Object, metav1.ListInterface](d.client, info.GVR)
@@ -99,7 +116,7 @@ func (d *namespacedResourcesDeleter) deleteAllContent(ctx context.Context, ns *c
 	deletedAt := *ns.DeletionTimestamp
 	updater := newConditionUpdater(metav1.NewTime(d.clock.Now()))
 	var errs []error
-	resources, err := d.deletableResources()
+	resources, err := d.deletableResources(ctx)
 	if err != nil {
 		// Not fatal: the resources that were found are still cleaned up.
 		errs = append(errs, err)
@@ -222,8 +239,9 @@ func (d *namespacedResourcesDeleter) deleteCollection(ctx context.Context, r *ge
 	if err == nil {
 		return true, nil
 	}
-	// A resource the scheme lists but the server does not serve (or not
-	// with this verb): fall back to deleting each object, as upstream.
+	// A resource discovery listed but the server no longer serves (a CRD
+	// deleted since), or not with this verb: fall back to deleting each
+	// object, as upstream.
 	if apierrors.IsMethodNotSupported(err) || apierrors.IsNotFound(err) {
 		return false, nil
 	}

@@ -10,9 +10,10 @@
 //  2. deletes its pods and waits until they are gone (upstream's
 //     OrderedNamespaceDeletion: no pod outlives the secrets, configmaps
 //     and service accounts it uses);
-//  3. deletes the content of every other namespaced resource the scheme
-//     serves: DeleteCollection where the resource has deletecollection,
-//     otherwise list and delete each object;
+//  3. deletes the content of every other namespaced resource discovery
+//     lists, custom resources included: DeleteCollection where the
+//     resource has deletecollection, otherwise list and delete each
+//     object;
 //  4. reports progress in status.conditions (NamespaceContentRemaining,
 //     NamespaceFinalizersRemaining, NamespaceDeletionContentFailure, ...)
 //     and looks again after an estimate of the remaining graceful
@@ -23,7 +24,8 @@
 //     removes the namespace (if no other finalizer remains).
 //
 // It sees the cluster only through the API server: the namespaces through
-// the Manager's cache, everything else through the generic client.
+// the Manager's cache, which resources exist through discovery (read at
+// every pass), and their objects through the generic client.
 //
 // Seed 004 lists the controller-manager's controllers; this is the one
 // that makes a namespace's deletion cascade to its content.

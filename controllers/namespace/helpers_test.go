@@ -41,6 +41,8 @@ type harness struct {
 	clk *clocktest.Fake
 	cs  *client.Clientset
 	mgr *manager.Manager
+	// api is the API server of newAPIHarness, for clients of its own.
+	api *apiserver.Server
 }
 
 // newAPIHarness starts an API server alone and the controller, with the
@@ -52,7 +54,8 @@ func newAPIHarness(t *testing.T, adds ...func(*manager.Manager) error) *harness 
 	cl := clustertest.InMemoryClient(t, api)
 	cs, err := client.NewClientset(cl)
 	require.NoError(t, err, "NewClientset")
-	return &harness{clk: clk, cs: cs, mgr: clustertest.StartManager(t, cl, clk, append([]func(*manager.Manager) error{namespace.Add}, adds...)...)}
+	return &harness{clk: clk, cs: cs, api: api,
+		mgr: clustertest.StartManager(t, cl, clk, append([]func(*manager.Manager) error{namespace.Add}, adds...)...)}
 }
 
 // newClusterHarness starts a cluster with nodes simulated nodes (whose

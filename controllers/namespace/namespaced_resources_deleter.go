@@ -26,6 +26,7 @@ const maxConflictRetries = 5
 // (namespacedResourcesDeleter).
 type namespacedResourcesDeleter struct {
 	client     *client.Client
+	discovery  *client.DiscoveryClient
 	namespaces *client.NamespaceClient
 	clientset  *client.Clientset
 	clock      clock.Clock
@@ -42,7 +43,8 @@ func newNamespacedResourcesDeleter(c *client.Client, clk clock.Clock, finalizerT
 		return nil, err
 	}
 	return &namespacedResourcesDeleter{
-		client: c, namespaces: cs.Namespaces(), clientset: cs, clock: clk, finalizerToken: finalizerToken,
+		client: c, discovery: client.NewDiscoveryClient(c), namespaces: cs.Namespaces(), clientset: cs, clock: clk,
+		finalizerToken: finalizerToken,
 	}, nil
 }
 

@@ -1,12 +1,14 @@
 package namespace
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/client"
 )
 
 // conditionTypes are the namespace conditions the controller maintains.
@@ -14,9 +16,10 @@ import (
 // problem, or False with its "ok" reason and message.
 //
 // NamespaceDeletionGroupVersionParsingFailure reports discovery documents
-// whose groupVersion does not parse. minicp discovers resources through
-// its scheme, whose GVRs are already parsed, so it is always False here;
-// it is kept so clients reading the conditions see what upstream shows.
+// whose groupVersion does not parse. minicp's discovery client builds
+// group versions from a group's name and version fields and never parses
+// a groupVersion string, so it is always False here; it is kept so
+// clients reading the conditions see what upstream shows.
 var conditionTypes = []corev1.NamespaceConditionType{
 	corev1.NamespaceDeletionDiscoveryFailure,
 	corev1.NamespaceDeletionGVParsingFailure,
@@ -63,13 +66,21 @@ func newConditionUpdater(now metav1.Time) *namespaceConditionUpdater {
 
 // processDiscoverResourcesErr records that some resources could not be
 // discovered.
+//
+// Upstream: k8s.io/kubernetes/pkg/controller/namespace/deletion
+// (namespaceConditionUpdater.ProcessDiscoverResourcesErr).
 func (u *namespaceConditionUpdater) processDiscoverResourcesErr(err error) {
+	msg := err.Error()
+	var partial *client.GroupDiscoveryFailedError
+	if errors.As(err, &partial) {
+		msg = fmt.Sprintf("Discovery failed for some groups, %d failing: %v", len(partial.Groups), err)
+	}
 	u.newConditions = append(u.newConditions, corev1.NamespaceCondition{
 		Type:               corev1.NamespaceDeletionDiscoveryFailure,
 		Status:             corev1.ConditionTrue,
 		LastTransitionTime: u.now,
 		Reason:             "DiscoveryFailed",
-		Message:            err.Error(),
+		Message:            msg,
 	})
 }
 
