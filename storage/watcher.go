@@ -10,6 +10,7 @@ import (
 
 	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	clientv3 "go.etcd.io/etcd/client/v3"
+	"google.golang.org/grpc/metadata"
 
 	"github.com/minicp/minicp/api/apierrors"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
@@ -88,6 +89,24 @@ func (s *Store) Watch(ctx context.Context, key string, opts ListOptions) (watch.
 	return w, nil
 }
 
+// WithWatchStream returns a context whose watches, and RequestWatchProgress
+// calls, use a gRPC stream of their own, named name (unique per caller).
+// etcd answers a progress request only when every watch of the stream is
+// current, and the client hands its notification to every watch of the
+// stream: a watch cache that shares its stream with the other resources'
+// caches, and with other clusters' on a shared etcd, waits for progress
+// behind watches that are busy, and may be handed a revision its own
+// watch has not delivered the events up to yet. Each watch cache runs its
+// storage watch on a stream of its own, as each kube-apiserver resource
+// has an etcd client of its own.
+func WithWatchStream(ctx context.Context, name string) context.Context {
+	return metadata.AppendToOutgoingContext(ctx, watchStreamKey, name)
+}
+
+// watchStreamKey is the gRPC metadata key WithWatchStream sets; the etcd
+// client keys its watch streams by their context's metadata.
+const watchStreamKey = "minicp-watch-stream"
+
 // RequestWatchProgress asks etcd to send, soon, a progress notification to
 // every watch of this Store's client that asked for them
 // (ListOptions.ProgressNotify): each gets a Bookmark at etcd's current
@@ -95,9 +114,9 @@ func (s *Store) Watch(ctx context.Context, key string, opts ListOptions) (watch.
 // default). etcd answers only when all those watches are up to date, and
 // not at all for a watch whose start revision etcd has not reached, so a
 // caller that needs the bookmark asks again after a while. It does not
-// block beyond handing the request to the client. ctx must carry no gRPC
-// metadata of its own: the request goes to the stream of the watches whose
-// context metadata matches, and Watch adds only "require leader".
+// block beyond handing the request to the client. The request goes to
+// the stream of the watches whose context carries the same gRPC metadata
+// (see WithWatchStream); Watch adds only "require leader".
 //
 // It is an optional capability, not part of Interface: the watch cache
 // (watchcache.Cacher) looks for it by type assertion to bring its

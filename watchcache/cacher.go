@@ -214,6 +214,9 @@ func (c *Cacher) Start(ctx context.Context) error {
 	}
 	c.started = true
 	c.mu.Unlock()
+	// The storage watch and its progress requests get a stream of their
+	// own, named after this Cacher (see storage.WithWatchStream).
+	ctx = storage.WithWatchStream(ctx, fmt.Sprintf("%s@%p", c.resourcePrefix, c))
 	c.progress.setContext(ctx)
 
 	c.logger.InfoContext(ctx, "starting")
