@@ -76,10 +76,12 @@ type servedCRD struct {
 	fingerprint string
 }
 
-// runCRDController runs the CRD controller until ctx is done.
+// runCRDController runs the CRD controller until ctx is done. It closes
+// s.crdsSyncedCh once it has synced every CRD of its first list.
 func (s *Server) runCRDController(ctx context.Context) {
 	store, ok := s.Store(gvrCRDs)
 	if !ok {
+		close(s.crdsSyncedCh)
 		return
 	}
 	s.mu.RLock()
@@ -128,6 +130,7 @@ func (c *crdController) listAndWatch(ctx context.Context) error {
 	for name := range c.crds {
 		c.sync(ctx, name)
 	}
+	c.synced()
 	w, err := c.store.Watch(ctx, "", registry.ListOptions{ResourceVersion: crds.ResourceVersion})
 	if err != nil {
 		return err
@@ -256,6 +259,16 @@ func (c *crdController) sync(ctx context.Context, name string) bool {
 		}, c.now())
 	}
 	return c.writeStatus(ctx, crd, want)
+}
+
+// synced closes the server's crdsSyncedCh after the first list's sync;
+// later relists leave it closed.
+func (c *crdController) synced() {
+	select {
+	case <-c.s.crdsSyncedCh:
+	default:
+		close(c.s.crdsSyncedCh)
+	}
 }
 
 // install serves crd (whose status holds the names to serve under) unless

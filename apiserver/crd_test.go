@@ -12,6 +12,7 @@ import (
 	apiextensionsv1 "github.com/minicp/minicp/api/apiextensions/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/meta/v1/unstructured"
+	"github.com/minicp/minicp/apiserver"
 )
 
 // developersCRD is the CRD of the Developer kind: two served versions,
@@ -206,4 +207,20 @@ func TestCRDValidation(t *testing.T) {
 	// Upstream reports a schema shared by every version under
 	// spec.validation, the field of the internal version it validates.
 	assert.Contains(t, string(r.body), `spec.validation.openAPIV3Schema.properties[a].type: Required value: must not be empty for specified object fields`)
+}
+
+// TestCRDsServedAfterRestart starts a second API server on the first's
+// etcd prefix: once it is ready, the custom resources of the CRDs it
+// found in etcd answer, with the objects stored before.
+func TestCRDsServedAfterRestart(t *testing.T) {
+	var prefix string
+	s := newTestServer(t, func(o *apiserver.Options) { prefix = o.StoragePrefix })
+	s.installCRD(developersCRD)
+	s.mustDo(http.StatusCreated, "POST", "/apis/example.com/v1/namespaces/default/developers",
+		`{"apiVersion":"example.com/v1","kind":"Developer","metadata":{"name":"megyo"}}`)
+
+	again := newTestServer(t, func(o *apiserver.Options) { o.StoragePrefix = prefix })
+	r := again.mustDo(http.StatusOK, "GET", "/apis/example.com/v1/namespaces/default/developers/megyo", "")
+	assert.Equal(t, "megyo", decodeUnstructured(t, r.body).Name)
+	again.mustDo(http.StatusOK, "GET", "/readyz?verbose", "")
 }

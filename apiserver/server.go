@@ -97,6 +97,11 @@ type Server struct {
 	// wg counts the goroutines Start and InstallResource start: one per
 	// watch cache, and the server's own controllers.
 	wg sync.WaitGroup
+
+	// crdsSyncedCh is closed once the CRD controller has served every
+	// CRD stored when the server started: until then a custom resource
+	// may answer 404 only because its CRD is not read yet.
+	crdsSyncedCh chan struct{}
 }
 
 // New builds an API server over opts.Etcd serving every resource of the
@@ -126,6 +131,8 @@ func New(opts Options) (*Server, error) {
 		log:       log,
 		resources: map[runtime.GroupVersionResource]*resource{},
 		cachers:   map[*watchcache.Cacher]context.CancelFunc{},
+
+		crdsSyncedCh: make(chan struct{}),
 
 		watchCacheDisabled: opts.WatchCacheDisabled,
 		bookmarkFrequency:  opts.BookmarkFrequency,
@@ -238,7 +245,8 @@ func (s *Server) goUnlessStopping(fn func()) {
 	s.wg.Go(fn)
 }
 
-// WaitReady blocks until every watch cache has synced or ctx is done.
+// WaitReady blocks until every watch cache has synced and the custom
+// resources of the CRDs stored at start are served, or ctx is done.
 func (s *Server) WaitReady(ctx context.Context) error {
 	s.mu.RLock()
 	cachers := slices.Collect(maps.Keys(s.cachers))
@@ -248,7 +256,23 @@ func (s *Server) WaitReady(ctx context.Context) error {
 			return err
 		}
 	}
-	return nil
+	select {
+	case <-s.crdsSyncedCh:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// checkCRDsSynced is the /readyz check of the CRD controller's first
+// sync (upstream: the crd-informer-synced post-start hook).
+func (s *Server) checkCRDsSynced(context.Context) error {
+	select {
+	case <-s.crdsSyncedCh:
+		return nil
+	default:
+		return errors.New("custom resource definitions not served yet")
+	}
 }
 
 // checkWatchCaches is the /readyz check of the watch caches.
@@ -321,7 +345,8 @@ func (s *Server) liveChecks() []HealthCheck {
 func (s *Server) allReadyChecks() []HealthCheck {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	checks := append(s.liveChecks(), HealthCheck{Name: "watch-cache", Check: s.checkWatchCaches})
+	checks := append(s.liveChecks(), HealthCheck{Name: "watch-cache", Check: s.checkWatchCaches},
+		HealthCheck{Name: "crd-informer-synced", Check: s.checkCRDsSynced})
 	return append(checks, s.readyChecks...)
 }
 
