@@ -34,8 +34,14 @@ var subresourceKinds = map[string]runtime.GroupVersionKind{
 	"scale":   registry.ScaleGVK,
 }
 
-// serveAPIVersions serves /api: the legacy core group's versions.
+// serveAPIVersions serves /api: the legacy core group's versions, or its
+// aggregated discovery document when the client asks for one.
 func (s *Server) serveAPIVersions(w http.ResponseWriter, r *http.Request) {
+	if v := aggregatedDiscoveryVersion(r.Header.Get("Accept")); v != "" {
+		serveAggregatedDiscovery(w, r, v, s.aggregatedCoreDiscovery())
+		return
+	}
+	w.Header().Add("Vary", "Accept")
 	responsewriters.WriteObject(w, r, http.StatusOK, &metav1.APIVersions{
 		TypeMeta:                   metav1.TypeMeta{Kind: "APIVersions"},
 		Versions:                   []string{"v1"},
@@ -43,8 +49,14 @@ func (s *Server) serveAPIVersions(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// serveAPIGroupList serves /apis: every named group.
+// serveAPIGroupList serves /apis: every named group, or their aggregated
+// discovery document when the client asks for one.
 func (s *Server) serveAPIGroupList(w http.ResponseWriter, r *http.Request) {
+	if v := aggregatedDiscoveryVersion(r.Header.Get("Accept")); v != "" {
+		serveAggregatedDiscovery(w, r, v, s.aggregatedGroupsDiscovery())
+		return
+	}
+	w.Header().Add("Vary", "Accept")
 	list := &metav1.APIGroupList{TypeMeta: metav1.TypeMeta{Kind: "APIGroupList", APIVersion: "v1"}, Groups: []metav1.APIGroup{}}
 	for _, g := range s.groups() {
 		list.Groups = append(list.Groups, g)

@@ -1,127 +1,164 @@
 package apiserver
 
 import (
+	"encoding/json"
 	"net/http"
+	"reflect"
 	"strings"
+	"time"
 
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/apiserver/responsewriters"
 )
 
-// OpenAPI v3, as far as minicp serves it: for every group/version, the
-// paths and operations of its resources, each tagged with the
-// x-kubernetes-group-version-kind it takes and with the query parameters it
-// accepts. That is what kubectl reads to learn that the server validates
-// fields itself (fieldValidation), so `kubectl create -f` and `apply`
-// leave validation to the server instead of failing to download schemas.
-// Custom resources also publish their CRD's schema under components, so
-// `kubectl explain` works for them; built-in kinds' schemas are not served
-// yet.
+// OpenAPI v3, as kube-apiserver serves it: /openapi/v3 lists one
+// document per group/version, and each document has the paths and
+// operations of that group/version's resources and, under
+// components.schemas, the schemas of their kinds and of every type those
+// refer to. Built-in kinds' schemas come from their Go types
+// (openapi_builtin.go), custom resources' from their CRD. kubectl
+// explain reads the schemas, kubectl apply the patch strategies, and
+// kubectl create the fieldValidation parameter. Documents are built on
+// every request, so a CRD's kinds appear and disappear with it.
 //
 // Upstream: k8s.io/kube-openapi/pkg/handler3.
 
-// serveOpenAPIV3Root serves /openapi/v3: one entry per group/version.
+// openAPIDocumentLifetime is how long a client may keep a document it
+// fetched by hash: the hash changes with the content, so such a URL
+// never goes stale, and upstream says so for a year.
+const openAPIDocumentLifetime = 365 * 24 * time.Hour
+
+// serveOpenAPIV3Root serves /openapi/v3: one entry per group/version,
+// each URL carrying its document's hash so clients may cache it for good.
 func (s *Server) serveOpenAPIV3Root(w http.ResponseWriter, r *http.Request) {
 	paths := map[string]any{}
-	for _, info := range s.scheme.Resources() {
-		p := openAPIPath(info.GVR.GroupVersion())
-		paths[p] = map[string]string{"serverRelativeURL": "/openapi/v3/" + p}
+	for gv := range s.openAPIGroupVersions() {
+		p := openAPIPath(gv)
+		url := "/openapi/v3/" + p
+		if data, err := json.Marshal(s.openAPIV3Document(gv)); err == nil {
+			url += "?hash=" + strings.Trim(etagOf(data), `"`)
+		}
+		paths[p] = map[string]string{"serverRelativeURL": url}
 	}
-	responsewriters.WriteObject(w, r, http.StatusOK, map[string]any{"paths": paths})
+	data, err := json.Marshal(map[string]any{"paths": paths})
+	if err != nil {
+		responsewriters.WriteError(w, r, err)
+		return
+	}
+	writeCacheable(w, r, responsewriters.MediaTypeJSON, data)
 }
 
 // serveOpenAPIV3 serves /openapi/v3/api/v1 and /openapi/v3/apis/{g}/{v}.
+// A request whose hash is not the current one's is redirected to the
+// current document, as upstream does; one whose hash is current may be
+// cached for good.
 func (s *Server) serveOpenAPIV3(w http.ResponseWriter, r *http.Request) {
 	want := strings.TrimPrefix(r.URL.Path, "/openapi/v3/")
-	paths := map[string]any{}
-	schemas := map[string]any{}
-	for _, info := range s.scheme.Resources() {
-		gv := info.GVR.GroupVersion()
-		if openAPIPath(gv) != want {
-			continue
-		}
-		for path, item := range resourcePaths(info) {
-			paths[path] = item
-		}
-		if schema := s.openAPISchema(info.GVR); schema != nil {
-			schemas[openAPISchemaName(info.GVK())] = schema
+	var gv runtime.GroupVersion
+	found := false
+	for candidate := range s.openAPIGroupVersions() {
+		if openAPIPath(candidate) == want {
+			gv, found = candidate, true
+			break
 		}
 	}
-	if len(paths) == 0 {
+	if !found {
 		responsewriters.WriteError(w, r, notFoundPath())
 		return
 	}
-	doc := map[string]any{
-		"openapi": "3.0.0",
-		"info":    map[string]string{"title": "Kubernetes", "version": Version.GitVersion},
-		"paths":   paths,
+	data, err := json.Marshal(s.openAPIV3Document(gv))
+	if err != nil {
+		responsewriters.WriteError(w, r, err)
+		return
 	}
-	if len(schemas) > 0 {
-		// The kinds' schemas refer to ObjectMeta and its parts, which
-		// each document carries, as upstream's do.
-		for name, schema := range objectMetaSchemas() {
-			schemas[name] = schema
+	if hash := r.URL.Query().Get("hash"); hash != "" {
+		current := strings.Trim(etagOf(data), `"`)
+		if hash != current {
+			u := *r.URL
+			u.RawQuery = "hash=" + current
+			http.Redirect(w, r, u.String(), http.StatusMovedPermanently)
+			return
 		}
-		doc["components"] = map[string]any{"schemas": schemas}
+		w.Header().Set("Cache-Control", "public, immutable")
+		w.Header().Set("Expires", s.clock.Now().Add(openAPIDocumentLifetime).UTC().Format(http.TimeFormat))
 	}
-	responsewriters.WriteObject(w, r, http.StatusOK, doc)
+	writeCacheable(w, r, responsewriters.MediaTypeJSON, data)
 }
 
-func openAPIPath(gv runtime.GroupVersion) string {
-	if gv.Group == "" {
-		return "api/" + gv.Version
+// openAPIGroupVersions is the set of group/versions that have a
+// resource.
+func (s *Server) openAPIGroupVersions() map[runtime.GroupVersion]bool {
+	out := map[runtime.GroupVersion]bool{}
+	for _, info := range s.scheme.Resources() {
+		out[info.GVR.GroupVersion()] = true
 	}
-	return "apis/" + gv.Group + "/" + gv.Version
+	return out
 }
 
-// resourcePaths describes a resource's collection and item paths.
-func resourcePaths(info runtime.ResourceInfo) map[string]any {
-	gvk := map[string]string{"group": info.GVR.Group, "version": info.GVR.Version, "kind": info.Kind}
-	base := "/" + openAPIPath(info.GVR.GroupVersion())
-	if info.Namespaced {
-		base += "/namespaces/{namespace}"
-	}
-	collection := base + "/" + info.GVR.Resource
-	item := collection + "/{name}"
-	op := func(verb string, params ...string) map[string]any {
-		var ps []map[string]any
-		for _, p := range params {
-			ps = append(ps, map[string]any{"name": p, "in": "query", "schema": map[string]string{"type": "string"}})
-		}
-		return map[string]any{
-			"operationId":                     verb + info.Kind,
-			"x-kubernetes-action":             verb,
-			"x-kubernetes-group-version-kind": gvk,
-			"parameters":                      ps,
-			"responses":                       map[string]any{"200": map[string]string{"description": "OK"}},
+// openAPIV3Document is gv's OpenAPI v3 document.
+func (s *Server) openAPIV3Document(gv runtime.GroupVersion) map[string]any {
+	var infos []runtime.ResourceInfo
+	for _, info := range s.scheme.Resources() {
+		if info.GVR.GroupVersion() == gv {
+			infos = append(infos, info)
 		}
 	}
-	writeParams := []string{"dryRun", "fieldManager", "fieldValidation"}
-	coll, obj := map[string]any{}, map[string]any{}
-	if info.HasVerb("create") {
-		coll["post"] = op("post", writeParams...)
+	paths, defs := s.openAPIContent(openAPIV3, infos)
+	return map[string]any{
+		"openapi":    "3.0.0",
+		"info":       map[string]string{"title": "Kubernetes", "version": Version.GitVersion},
+		"paths":      paths,
+		"components": map[string]any{"schemas": defs},
 	}
-	if info.HasVerb("list") {
-		coll["get"] = op("list", "labelSelector", "fieldSelector", "limit", "continue", "resourceVersion", "watch")
-	}
-	if info.HasVerb("get") {
-		obj["get"] = op("get")
-	}
-	if info.HasVerb("update") {
-		obj["put"] = op("put", writeParams...)
-	}
-	if info.HasVerb("patch") {
-		obj["patch"] = op("patch", writeParams...)
-	}
-	if info.HasVerb("delete") {
-		obj["delete"] = op("delete", "dryRun", "gracePeriodSeconds", "propagationPolicy")
-	}
+}
+
+// openAPIContent returns the paths of the resources and the definitions
+// of their kinds, list kinds and subresource kinds, and of every type
+// those refer to, in flavor's form.
+func (s *Server) openAPIContent(flavor openAPIFlavor, infos []runtime.ResourceInfo) (map[string]any, map[string]map[string]any) {
+	b := newDefinitionBuilder(flavor)
 	paths := map[string]any{}
-	if len(coll) > 0 {
-		paths[collection] = coll
+	for _, info := range infos {
+		kind, list := s.addResourceDefinitions(b, info)
+		for _, item := range resourcePathItems(info) {
+			paths[item.path] = item.render(flavor, info, kind, list)
+		}
 	}
-	if len(obj) > 0 {
-		paths[item] = obj
+	return paths, b.defs
+}
+
+// addResourceDefinitions adds the definitions of info's kinds to b and
+// returns the names of its kind and list kind ("" when it has none).
+func (s *Server) addResourceDefinitions(b *definitionBuilder, info runtime.ResourceInfo) (kind, list string) {
+	add := func(gvk runtime.GroupVersionKind) string {
+		obj, err := s.scheme.New(gvk)
+		if err != nil {
+			return ""
+		}
+		return b.addKind(reflect.TypeOf(obj).Elem(), gvk)
 	}
-	return paths
+	if schema := s.openAPISchema(info.GVR); schema != nil {
+		// A custom resource: its CRD's schema, which refers to ObjectMeta.
+		kind = openAPISchemaName(info.GVK())
+		if b.flavor == openAPIV2 {
+			schema = openAPIV2Schema(schema)
+		}
+		b.defs[kind] = schema
+		b.define(objectMetaType)
+		if info.HasVerb("list") {
+			list = openAPISchemaName(info.ListGVK())
+			b.defs[list] = customResourceListSchema(b, info, kind)
+		}
+	} else {
+		kind = add(info.GVK())
+		if info.HasVerb("list") {
+			list = add(info.ListGVK())
+		}
+	}
+	for _, sub := range info.Subresources {
+		if gvk, ok := subresourceKinds[sub]; ok {
+			add(gvk)
+		}
+	}
+	return kind, list
 }

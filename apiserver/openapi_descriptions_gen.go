@@ -1,0 +1,208 @@
+//go:build ignore
+
+// openapi_descriptions_gen writes openapi_descriptions.go: the doc
+// comments of the API types and of their fields, which the OpenAPI
+// schemas publish as descriptions (kubectl explain shows them). The
+// comments are not in the binary, so they are extracted here, at build
+// time, as upstream's openapi-gen extracts them. Run it with
+// `go generate ./apiserver`; TestOpenAPIDescriptionsUpToDate fails when
+// the checked-in table is stale.
+//
+// Upstream: k8s.io/kube-openapi/cmd/openapi-gen.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"log"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+func main() {
+	out := flag.String("o", "openapi_descriptions.go", "file to write")
+	apiDir := flag.String("api", "../api", "directory of the API packages")
+	flag.Parse()
+	descs, err := descriptions(*apiDir)
+	if err != nil {
+		log.Fatal(err)
+	}
+	src, err := render(descs)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(*out, src, 0o644); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// groupVersion matches the packages that hold the kinds of one API
+// group/version: "core/v1", "apps/v1".
+var groupVersion = regexp.MustCompile(`^[a-z0-9]+/v[0-9]+((alpha|beta)[0-9]+)?$`)
+
+// valuePackages hold the value types the kinds are made of.
+var valuePackages = []string{"runtime", "resource", "intstr"}
+
+// descriptions returns the doc comment of every exported type of the
+// API packages below apiDir, keyed "core/v1.PodSpec", and of every
+// field with one, keyed "core/v1.PodSpec.RestartPolicy".
+func descriptions(apiDir string) (map[string]string, error) {
+	out := map[string]string{}
+	err := filepath.WalkDir(apiDir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(apiDir, path)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		if !groupVersion.MatchString(rel) && !slices.Contains(valuePackages, rel) {
+			return nil
+		}
+		return packageDescriptions(path, rel, out)
+	})
+	return out, err
+}
+
+func packageDescriptions(dir, rel string, out map[string]string) error {
+	fset := token.NewFileSet()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.ParseComments)
+		if err != nil {
+			return err
+		}
+		for _, decl := range f.Decls {
+			gen, ok := decl.(*ast.GenDecl)
+			if !ok || gen.Tok != token.TYPE {
+				continue
+			}
+			for _, spec := range gen.Specs {
+				ts := spec.(*ast.TypeSpec)
+				if !ts.Name.IsExported() {
+					continue
+				}
+				doc := ts.Doc
+				if doc == nil && len(gen.Specs) == 1 {
+					doc = gen.Doc
+				}
+				key := rel + "." + ts.Name.Name
+				add(out, key, doc)
+				st, ok := ts.Type.(*ast.StructType)
+				if !ok {
+					continue
+				}
+				for _, field := range st.Fields.List {
+					doc := field.Doc
+					if doc == nil {
+						doc = field.Comment
+					}
+					for _, n := range fieldNames(field) {
+						add(out, key+"."+n, doc)
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// fieldNames are the Go names of a field declaration: its names, or the
+// type's name for an embedded field.
+func fieldNames(f *ast.Field) []string {
+	if len(f.Names) > 0 {
+		var names []string
+		for _, n := range f.Names {
+			names = append(names, n.Name)
+		}
+		return names
+	}
+	t := f.Type
+	if star, ok := t.(*ast.StarExpr); ok {
+		t = star.X
+	}
+	switch t := t.(type) {
+	case *ast.Ident:
+		return []string{t.Name}
+	case *ast.SelectorExpr:
+		return []string{t.Sel.Name}
+	}
+	return nil
+}
+
+// add stores doc as a description: paragraphs of joined lines, without
+// the lines that speak to minicp's maintainers rather than to users.
+func add(out map[string]string, key string, doc *ast.CommentGroup) {
+	if doc == nil {
+		return
+	}
+	var paras []string
+	var para []string
+	flush := func() {
+		if len(para) > 0 {
+			paras = append(paras, strings.Join(para, " "))
+			para = nil
+		}
+	}
+	// skipping is set from an Upstream:, TODO or +marker line to the end
+	// of its paragraph: such a line may wrap onto the next ones.
+	skipping := false
+	for line := range strings.SplitSeq(doc.Text(), "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "":
+			flush()
+			skipping = false
+		case strings.HasPrefix(line, "Upstream:"), strings.HasPrefix(line, "TODO("), strings.HasPrefix(line, "+"):
+			flush()
+			skipping = true
+		case !skipping:
+			para = append(para, line)
+		}
+	}
+	flush()
+	if text := strings.Join(paras, "\n\n"); text != "" {
+		out[key] = text
+	}
+}
+
+func render(descs map[string]string) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteString(`// Code generated by openapi_descriptions_gen.go from the doc comments of the API types; DO NOT EDIT.
+
+package apiserver
+
+// openAPIDescriptions are the doc comments of the API types, keyed
+// "core/v1.PodSpec", and of their fields, keyed
+// "core/v1.PodSpec.RestartPolicy": the descriptions of the OpenAPI
+// schemas.
+var openAPIDescriptions = map[string]string{
+`)
+	keys := make([]string, 0, len(descs))
+	for k := range descs {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		fmt.Fprintf(&buf, "\t%q: %q,\n", k, descs[k])
+	}
+	buf.WriteString("}\n")
+	return format.Source(buf.Bytes())
+}
