@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"path"
 	"strconv"
 	"sync"
 	"time"
@@ -178,6 +179,11 @@ func (c caller) transport(h *hook) (*url.URL, *http.Transport, error) {
 		if err != nil {
 			return nil, nil, err
 		}
+		// The path is cleaned, as client-go's request builder joins it:
+		// envtest writes "https://host:port//validate" for a kubebuilder
+		// path "/validate", and a Go webhook server answers "//validate"
+		// with a redirect.
+		u.Path = path.Join("/", u.Path)
 		return u, transport, nil
 	case cc.Service != nil:
 		svc := cc.Service

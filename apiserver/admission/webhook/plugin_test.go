@@ -470,3 +470,15 @@ func TestMutatingBadPatch(t *testing.T) {
 		})
 	}
 }
+
+// TestURLPathIsCleaned calls a webhook whose url has a doubled slash, as
+// envtest writes it for a kubebuilder path: the call goes to the clean
+// path, as kube-apiserver's does, not to a redirect.
+func TestURLPathIsCleaned(t *testing.T) {
+	srv := webhooktest.New(t, func(context.Context, *admissionv1.AdmissionRequest) *admissionv1.AdmissionResponse {
+		return &admissionv1.AdmissionResponse{Result: &metav1.Status{Message: "called"}}
+	})
+	cc := admissionregistrationv1.WebhookClientConfig{URL: ptr(srv.URL + "//validate"), CABundle: srv.CABundle}
+	err := validating(validatingHook("clean.policy.example.com", cc)).Validate(t.Context(), podCreate(newPod()))
+	assert.True(t, apierrors.IsForbidden(err), "%v", err)
+}
