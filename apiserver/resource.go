@@ -124,7 +124,7 @@ func (s *Server) InstallResource(r Resource) error {
 	if tables == nil {
 		tables = defaultTables
 	}
-	scope := &handlers.Scope{Store: rs, Admission: s.admission, Tables: tables, Clock: s.clock, Logger: s.log}
+	scope := &handlers.Scope{Store: rs, Admission: s.admission, Tables: rowObjectKinds{tables, s.scheme}, Clock: s.clock, Logger: s.log}
 	installed := &resource{info: r.Info, scope: scope, update: map[string]*handlers.Scope{},
 		create: r.CreateSubresources, createOverride: r.CreateOverride, cacher: cacher,
 		warnings: r.Warnings, crd: r.CRD, openAPISchema: r.OpenAPISchema}

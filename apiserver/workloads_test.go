@@ -77,7 +77,7 @@ func TestWorkloadDiscovery(t *testing.T) {
 	assert.Contains(t, batch, "jobs/status")
 	core := resources("/api/v1")
 	assert.Equal(t, []string{"svc"}, core["services"].ShortNames)
-	assert.NotContains(t, core["services"].Verbs, "deletecollection", "services are deleted one by one, to free their IPs")
+	assert.Contains(t, core["services"].Verbs, "deletecollection", "as in Kubernetes 1.33")
 	assert.Equal(t, []string{"ep"}, core["endpoints"].ShortNames)
 	assert.Equal(t, "endpoints", core["endpoints"].SingularName)
 	assert.Equal(t, []string{"cm"}, core["configmaps"].ShortNames)
@@ -410,7 +410,6 @@ func TestServiceNodePortAllocation(t *testing.T) {
 	s.mustDo(http.StatusOK, "DELETE", servicesPath+"/lb", "")
 	s.mustDo(http.StatusCreated, "POST", servicesPath, serviceJSON("lb2", fmt.Sprintf(`"type":"LoadBalancer","externalTrafficPolicy":"Local","healthCheckNodePort":%d,"ports":[{"port":80,"nodePort":%d}]`,
 		lb.Spec.HealthCheckNodePort, lb.Spec.Ports[0].NodePort)))
-	s.mustDo(http.StatusMethodNotAllowed, "DELETE", servicesPath, "")
 }
 
 func TestConfigAndIdentityResources(t *testing.T) {

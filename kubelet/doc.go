@@ -28,9 +28,12 @@
 //     pulls (Pulling, Pulled; ErrImagePull and ImagePullBackOff), init
 //     containers in order, then the containers (Created, Started),
 //     restarted as restartPolicy says with CrashLoopBackOff (10s doubling
-//     to 5m, event BackOff); readiness and liveness probes (exec, httpGet,
-//     tcpSocket; a failed liveness probe kills and restarts); and
-//     activeDeadlineSeconds;
+//     to 5m, event BackOff); env from ConfigMaps and Secrets and their
+//     volumes as read-only files, read at each container start
+//     (container_env.go, volumes.go; CreateContainerConfigError and
+//     FailedMount when one is missing); readiness and liveness probes
+//     (exec, httpGet, tcpSocket; a failed liveness probe kills and
+//     restarts); and activeDeadlineSeconds;
 //   - reports each pod's status (pod_status.go): phase, podIP, hostIP,
 //     startTime, container states with exit codes and restart counts, and
 //     the conditions PodReadyToStartContainers, Initialized, Ready,

@@ -39,6 +39,11 @@ type podState struct {
 	// deleteSent: the final DELETE of a terminated pod went through; the
 	// worker waits for the API's delete.
 	deleteSent bool
+	// volumes are the files of the pod's volumes as this sync read them
+	// (setUpVolumes), by volume name; nil until a sync needs them, and
+	// cleared at the start of each, so that every container start mounts
+	// what the API holds then.
+	volumes map[string]volumeFiles
 }
 
 func (st *podState) setWaiting(name, reason, message string) {
@@ -74,6 +79,7 @@ func (k *Kubelet) syncPodWorker(ctx context.Context, w *podWorker, pod *corev1.P
 func (k *Kubelet) syncPod(ctx context.Context, w *podWorker, pod *corev1.Pod) syncResult {
 	var res syncResult
 	st := &w.state
+	st.volumes = nil
 	now := k.clock.Now()
 	base := k.workers.newest(w)
 	rt, err := k.readPodRuntime(ctx, pod.UID)
@@ -99,13 +105,19 @@ func (k *Kubelet) syncPod(ctx context.Context, w *podWorker, pod *corev1.Pod) sy
 			k.event(pod, corev1.EventTypeNormal, "DeadlineExceeded", "Pod was active on the node longer than the specified deadline")
 		}
 	}
-	if st.deadlineExceeded {
+	switch {
+	case st.deadlineExceeded:
 		clear(st.waiting)
 		k.killContainers(ctx, w, pod, rt, podGracePeriod(pod))
-	} else if sb := k.ensureSandbox(ctx, pod, rt, st, &res); sb != nil {
-		k.runProbes(ctx, pod, rt, sb, st, &res)
-		if k.syncInitContainers(ctx, pod, rt, sb, st, &res) {
-			k.syncContainers(ctx, pod, rt, sb, st, &res)
+	case rt.sandboxReady() == nil && !k.setUpVolumes(ctx, pod, st, &res):
+		// As upstream, a pod whose volumes cannot be set up gets no
+		// sandbox: it stays Pending, its containers ContainerCreating.
+	default:
+		if sb := k.ensureSandbox(ctx, pod, rt, st, &res); sb != nil {
+			k.runProbes(ctx, pod, rt, sb, st, &res)
+			if k.syncInitContainers(ctx, pod, rt, sb, st, &res) {
+				k.syncContainers(ctx, pod, rt, sb, st, &res)
+			}
 		}
 	}
 	if ctx.Err() != nil {

@@ -30,7 +30,8 @@ func ValidatePod(pod *corev1.Pod) apierrors.FieldErrors {
 // containers; images, ports, env, resources, probes and mounts of each
 // container; restartPolicy and dnsPolicy; nodeSelector labels; names of
 // the node, service account, scheduler and priority class; deadlines;
-// tolerations, affinity and spread constraints.
+// the security context's ids and sysctls; tolerations, affinity and
+// spread constraints.
 //
 // Upstream: k8s.io/kubernetes/pkg/apis/core/validation (ValidatePodSpec).
 func ValidatePodSpec(spec *corev1.PodSpec, fldPath string) apierrors.FieldErrors {
@@ -52,6 +53,9 @@ func ValidatePodSpec(spec *corev1.PodSpec, fldPath string) apierrors.FieldErrors
 	errs = append(errs, validateLabelField(spec.Hostname, p.child("hostname"))...)
 	errs = append(errs, validateLabelField(spec.Subdomain, p.child("subdomain"))...)
 	errs = append(errs, validatePodSecurityContext(spec.SecurityContext, p.child("securityContext"))...)
+	if spec.SecurityContext != nil {
+		errs = append(errs, validateSysctls(spec, p.child("securityContext").child("sysctls"))...)
+	}
 	if spec.ActiveDeadlineSeconds != nil {
 		if v := *spec.ActiveDeadlineSeconds; v < 1 || v > math.MaxInt32 {
 			errs = append(errs, apierrors.Invalid(p.child("activeDeadlineSeconds").String(), v, InclusiveRangeError(1, math.MaxInt32)))

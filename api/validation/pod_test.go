@@ -258,6 +258,27 @@ func TestValidatePod(t *testing.T) {
 		{name: "seccomp localhost without profile", mutate: func(p *corev1.Pod) {
 			p.Spec.SecurityContext.SeccompProfile = &corev1.SeccompProfile{Type: "Localhost"}
 		}, want: []string{"FieldValueRequired spec.securityContext.seccompProfile.localhostProfile"}},
+		{name: "sysctls", mutate: func(p *corev1.Pod) {
+			p.Spec.SecurityContext.Sysctls = []corev1.Sysctl{
+				{Name: "foo-", Value: "bar"}, {Name: "kernel.shmmax", Value: "1"}, {Name: "safe-and-unsafe", Value: "1"},
+				{Name: "bar..", Value: "42"}, {Name: "net/ipv4/ip_local_port_range", Value: "1024 65535"},
+				{Name: "", Value: "1"}, {Name: "kernel.shmmax", Value: "2"},
+			}
+		}, want: []string{
+			"FieldValueInvalid spec.securityContext.sysctls[0].name",
+			"FieldValueInvalid spec.securityContext.sysctls[3].name",
+			"FieldValueRequired spec.securityContext.sysctls[5].name",
+			"FieldValueDuplicate spec.securityContext.sysctls[6].name",
+		}},
+		{name: "sysctl too long", mutate: func(p *corev1.Pod) {
+			p.Spec.SecurityContext.Sysctls = []corev1.Sysctl{{Name: strings.Repeat("a.", 126) + "ab", Value: "1"}}
+		}, want: []string{"FieldValueInvalid spec.securityContext.sysctls[0].name"}},
+		{name: "ipc sysctl with hostIPC", mutate: func(p *corev1.Pod) {
+			p.Spec.HostIPC = true
+			p.Spec.SecurityContext.Sysctls = []corev1.Sysctl{
+				{Name: "kernel.shmmax", Value: "1"}, {Name: "fs/mqueue/msg_max", Value: "1"}, {Name: "net.ipv4.tcp_syncookies", Value: "1"},
+			}
+		}, want: []string{"FieldValueInvalid spec.securityContext.sysctls[0].name", "FieldValueInvalid spec.securityContext.sysctls[1].name"}},
 		{name: "bad preemptionPolicy", mutate: func(p *corev1.Pod) { p.Spec.PreemptionPolicy = ptrTo(corev1.PreemptionPolicy("Sometimes")) },
 			want: []string{"FieldValueNotSupported spec.preemptionPolicy"}},
 
@@ -352,6 +373,16 @@ func TestValidatePodMessages(t *testing.T) {
 			want: `spec.initContainers[0].name: Duplicate value: "web"`},
 		{name: "toleration", mutate: func(p *corev1.Pod) { p.Spec.Tolerations[0].Value = "x" },
 			want: `spec.tolerations[0].operator: Invalid value: "x": value must be empty when ` + "`operator`" + ` is 'Exists'`},
+		{name: "sysctl name", mutate: func(p *corev1.Pod) { p.Spec.SecurityContext.Sysctls = []corev1.Sysctl{{Name: "foo-", Value: "bar"}} },
+			want: `spec.securityContext.sysctls[0].name: Invalid value: "foo-": must have at most 253 characters and match regex ^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[\./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$`},
+		{name: "duplicate sysctl", mutate: func(p *corev1.Pod) {
+			p.Spec.SecurityContext.Sysctls = []corev1.Sysctl{{Name: "kernel.shmmax", Value: "1"}, {Name: "kernel.shmmax", Value: "2"}}
+		}, want: `spec.securityContext.sysctls[1].name: Duplicate value: "kernel.shmmax"`},
+		{name: "net sysctl with hostNetwork", mutate: func(p *corev1.Pod) {
+			p.Spec.HostNetwork = true
+			p.Spec.Containers[0].Ports = nil
+			p.Spec.SecurityContext.Sysctls = []corev1.Sysctl{{Name: "net.ipv4.tcp_syncookies", Value: "1"}}
+		}, want: `spec.securityContext.sysctls[0].name: Invalid value: "net.ipv4.tcp_syncookies": may not be specified when 'hostNetwork' is true`},
 		{name: "container name", mutate: func(p *corev1.Pod) { p.Spec.Containers[0].Name = "Web" },
 			want: `spec.containers[0].name: Invalid value: "Web": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`},
 	}

@@ -92,7 +92,10 @@ func (s *Store) beforeCreate(ctx context.Context, obj runtime.Object, dryRun boo
 	meta.CreationTimestamp = metav1.NewTime(s.Clock.Now())
 	meta.ResourceVersion = ""
 	meta.SelfLink = ""
-	meta.Generation = 1
+	meta.Generation = 0
+	if s.tracksGeneration() {
+		meta.Generation = 1
+	}
 	meta.DeletionTimestamp = nil
 	meta.DeletionGracePeriodSeconds = nil
 	s.Strategy.PrepareForCreate(ctx, obj)

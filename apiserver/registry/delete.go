@@ -155,7 +155,10 @@ func (s *Store) markDeleting(ctx context.Context, key, name string, request *met
 			grace = *opts.GracePeriodSeconds
 		}
 		now := s.Clock.Now()
-		if meta.DeletionTimestamp == nil {
+		// Only a kind that keeps a generation has one to bump: 0 stays 0.
+		//
+		// Upstream: markAsDeleting and rest.BeforeDelete.
+		if meta.DeletionTimestamp == nil && meta.Generation > 0 {
 			meta.Generation++
 		}
 		if meta.DeletionGracePeriodSeconds == nil || grace < *meta.DeletionGracePeriodSeconds || meta.DeletionTimestamp == nil {
@@ -318,5 +321,6 @@ func (s *Store) DeleteCollection(ctx context.Context, ns string, validate Valida
 	if err := runtime.SetListItems(list, done); err != nil {
 		return nil, apierrors.NewInternalError(err)
 	}
+	clearItemsTypeMeta(list)
 	return list, nil
 }

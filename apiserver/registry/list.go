@@ -8,6 +8,7 @@ import (
 	"github.com/minicp/minicp/api/fields"
 	"github.com/minicp/minicp/api/labels"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/api/meta/v1/unstructured"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/api/watch"
 	"github.com/minicp/minicp/storage"
@@ -46,11 +47,28 @@ func (s *Store) List(ctx context.Context, ns string, opts ListOptions) (runtime.
 	lm.ResourceVersion = strconv.FormatInt(res.ResourceVersion, 10)
 	lm.Continue = res.Continue
 	lm.RemainingItemCount = res.RemainingItemCount
+	clearItemsTypeMeta(list)
+	return list, nil
+}
+
+// clearItemsTypeMeta empties the kind and apiVersion of the items of list,
+// a list of a built-in kind, as kube-apiserver sends them: the list's own
+// kind says what its items are, and upstream's conversion from internal
+// objects never fills them in. The items must be the list's own: values
+// SetListItems copied out of storage's objects, which the watch cache
+// shares between readers, so clearing writes to the list alone and costs
+// no copy.
+//
+// A list of custom resources is left alone: kube-apiserver serves those
+// as unstructured objects, and each keeps its apiVersion and kind.
+func clearItemsTypeMeta(list runtime.Object) {
+	if _, custom := list.(*unstructured.UnstructuredList); custom {
+		return
+	}
 	items, _ := runtime.ListItems(list)
 	for _, item := range items {
-		s.setTypeMeta(item)
+		*item.GetTypeMeta() = runtime.TypeMeta{}
 	}
-	return list, nil
 }
 
 // Watch streams changes to the resource's objects in ns ("" for all) that

@@ -34,6 +34,32 @@ type Strategy interface {
 	SelectableFields(obj runtime.Object) fields.Set
 }
 
+// GenerationStrategy is an optional Strategy capability, checked in
+// Store.Create and Store.Update: kinds whose metadata.generation counts
+// the changes to their desired state, for a controller to report back as
+// status.observedGeneration (pods, Deployments, ReplicaSets, Jobs, CRDs,
+// custom resources, webhook configurations). For them the Store sets
+// generation to 1 on create and adds one on every update that changes
+// anything but metadata and status; a strategy's PrepareForUpdate may add
+// one for more (a Deployment's annotations). Every other kind has no
+// generation: it stays 0 and is not shown, however the object is written
+// (Events, ConfigMaps, Secrets, Services, Nodes, ...). A delete that marks
+// an object adds one to a generation that is not 0.
+//
+// Upstream has no such switch: each kind's strategy sets generation in its
+// PrepareForCreate and PrepareForUpdate, and most kinds' do not.
+type GenerationStrategy interface {
+	// TracksGeneration reports whether the kind keeps a generation.
+	TracksGeneration() bool
+}
+
+// tracksGeneration reports whether the Store keeps metadata.generation for
+// its kind (see GenerationStrategy).
+func (s *Store) tracksGeneration() bool {
+	g, ok := s.Strategy.(GenerationStrategy)
+	return ok && g.TracksGeneration()
+}
+
 // GracefulDeleteStrategy is an optional Strategy capability, checked in
 // Store.Delete: kinds whose deletion waits for someone (the kubelet) to
 // confirm, such as a pod bound to a node.

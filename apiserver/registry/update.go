@@ -155,7 +155,7 @@ func (s *Store) updateFrom(ctx context.Context, current runtime.Object, ns, name
 			finish(ctx, false)
 		}
 	}()
-	if specChanged(obj, old) {
+	if s.tracksGeneration() && specChanged(obj, old) {
 		meta.Generation++
 	}
 	if errs := s.Strategy.ValidateUpdate(ctx, obj, old); len(errs) > 0 {

@@ -35,6 +35,22 @@ type PortMapping struct {
 	ContainerPort int32
 }
 
+// Mount is a volume mounted into a container.
+//
+// Upstream: runtime/v1 Mount, which names a HostPath: a directory the
+// kubelet wrote the volume's files to. minicp's runtimes have no host
+// file system, so the kubelet hands them the files.
+type Mount struct {
+	// ContainerPath is where the volume appears in the container.
+	ContainerPath string
+	// Files are the volume's files, by path relative to ContainerPath
+	// ("key", "dir/key"); the path "" is ContainerPath itself, a mount of
+	// one file (a subPath).
+	Files map[string]string
+	// Readonly mounts refuse writes.
+	Readonly bool
+}
+
 // ContainerConfig is what CreateContainer needs to create a container.
 // Upstream: runtime/v1 ContainerConfig.
 type ContainerConfig struct {
@@ -53,7 +69,11 @@ type ContainerConfig struct {
 	// Ports are the container's declared ports. Upstream has none (a real
 	// process binds what it likes and the ports in the pod spec are
 	// informational); minicp's simulated servers listen on them.
-	Ports       []PortMapping
+	Ports []PortMapping
+	// Mounts are the container's volumes, in the order of its
+	// volumeMounts: a later mount hides what an earlier one put at its
+	// path.
+	Mounts      []Mount
 	Labels      map[string]string
 	Annotations map[string]string
 }

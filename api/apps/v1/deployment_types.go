@@ -10,16 +10,16 @@ import (
 // version of them: the deployment controller creates one ReplicaSet per
 // pod template and moves replicas from the old ones to the new one.
 type Deployment struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitzero" protobuf:"bytes,1,opt,name=metadata"`
-	Spec              DeploymentSpec   `json:"spec,omitzero" protobuf:"bytes,2,opt,name=spec"`
-	Status            DeploymentStatus `json:"status,omitzero" protobuf:"bytes,3,opt,name=status"`
+	metav1.TypeMeta   `json:""`
+	metav1.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
+	Spec              DeploymentSpec   `json:"spec,omitempty" protobuf:"bytes,2,opt,name=spec"`
+	Status            DeploymentStatus `json:"status,omitempty" protobuf:"bytes,3,opt,name=status"`
 }
 
 // DeploymentList is a list of Deployments.
 type DeploymentList struct {
-	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitzero" protobuf:"bytes,1,opt,name=metadata"`
+	metav1.TypeMeta `json:""`
+	metav1.ListMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 	Items           []Deployment `json:"items" protobuf:"bytes,2,rep,name=items"`
 }
 
@@ -35,7 +35,7 @@ type DeploymentSpec struct {
 	Template corev1.PodTemplateSpec `json:"template" protobuf:"bytes,3,opt,name=template"`
 	// Strategy says how old pods are replaced by new ones. Defaults to a
 	// RollingUpdate with 25% surge and 25% unavailable.
-	Strategy DeploymentStrategy `json:"strategy,omitzero" patchStrategy:"retainKeys" protobuf:"bytes,4,opt,name=strategy"`
+	Strategy DeploymentStrategy `json:"strategy,omitempty" patchStrategy:"retainKeys" protobuf:"bytes,4,opt,name=strategy"`
 	// MinReadySeconds is how long a new pod must be ready, without any of
 	// its containers crashing, to count as available.
 	MinReadySeconds int32 `json:"minReadySeconds,omitempty" protobuf:"varint,5,opt,name=minReadySeconds"`
@@ -136,8 +136,8 @@ type DeploymentCondition struct {
 	Status corev1.ConditionStatus  `json:"status" protobuf:"bytes,2,opt,name=status,casttype=k8s.io/api/core/v1.ConditionStatus"`
 	// LastUpdateTime is when the condition was last written; it changes
 	// while a rollout progresses even if Status does not.
-	LastUpdateTime     metav1.Time `json:"lastUpdateTime,omitzero" protobuf:"bytes,6,opt,name=lastUpdateTime"`
-	LastTransitionTime metav1.Time `json:"lastTransitionTime,omitzero" protobuf:"bytes,7,opt,name=lastTransitionTime"`
+	LastUpdateTime     metav1.Time `json:"lastUpdateTime,omitempty" protobuf:"bytes,6,opt,name=lastUpdateTime"`
+	LastTransitionTime metav1.Time `json:"lastTransitionTime,omitempty" protobuf:"bytes,7,opt,name=lastTransitionTime"`
 	Reason             string      `json:"reason,omitempty" protobuf:"bytes,4,opt,name=reason"`
 	Message            string      `json:"message,omitempty" protobuf:"bytes,5,opt,name=message"`
 }

@@ -5,8 +5,8 @@
 // Import it as appsv1. Field names, JSON spellings, protobuf field numbers
 // and patch strategies match k8s.io/api/apps/v1, so `kubectl create
 // deployment` (which sends protobuf), manifests written for a real cluster
-// and client-go all work unchanged. Spec and status structs are tagged
-// omitzero, as in corev1.
+// and client-go all work unchanged. The json tags are upstream's, word for
+// word, as in corev1, so objects encode to kube-apiserver's bytes.
 //
 // Seed 002 ("Deployment", "ReplicaSet") and seed 003 describe what these
 // are for: a Deployment owns ReplicaSets, one per pod template revision,

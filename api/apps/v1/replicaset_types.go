@@ -10,16 +10,16 @@ import (
 // Selector, and deletes the extra ones. Deployments create and scale
 // ReplicaSets; they are rarely made by hand.
 type ReplicaSet struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitzero" protobuf:"bytes,1,opt,name=metadata"`
-	Spec              ReplicaSetSpec   `json:"spec,omitzero" protobuf:"bytes,2,opt,name=spec"`
-	Status            ReplicaSetStatus `json:"status,omitzero" protobuf:"bytes,3,opt,name=status"`
+	metav1.TypeMeta   `json:""`
+	metav1.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
+	Spec              ReplicaSetSpec   `json:"spec,omitempty" protobuf:"bytes,2,opt,name=spec"`
+	Status            ReplicaSetStatus `json:"status,omitempty" protobuf:"bytes,3,opt,name=status"`
 }
 
 // ReplicaSetList is a list of ReplicaSets.
 type ReplicaSetList struct {
-	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitzero" protobuf:"bytes,1,opt,name=metadata"`
+	metav1.TypeMeta `json:""`
+	metav1.ListMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 	Items           []ReplicaSet `json:"items" protobuf:"bytes,2,rep,name=items"`
 }
 
@@ -34,7 +34,7 @@ type ReplicaSetSpec struct {
 	// match Template's labels.
 	Selector *metav1.LabelSelector `json:"selector" protobuf:"bytes,2,opt,name=selector"`
 	// Template is the pod created for each missing replica.
-	Template corev1.PodTemplateSpec `json:"template,omitzero" protobuf:"bytes,3,opt,name=template"`
+	Template corev1.PodTemplateSpec `json:"template,omitempty" protobuf:"bytes,3,opt,name=template"`
 }
 
 // ReplicaSetStatus is the observed state of a ReplicaSet.
@@ -66,7 +66,7 @@ const ReplicaSetReplicaFailure ReplicaSetConditionType = "ReplicaFailure"
 type ReplicaSetCondition struct {
 	Type               ReplicaSetConditionType `json:"type" protobuf:"bytes,1,opt,name=type,casttype=ReplicaSetConditionType"`
 	Status             corev1.ConditionStatus  `json:"status" protobuf:"bytes,2,opt,name=status,casttype=k8s.io/api/core/v1.ConditionStatus"`
-	LastTransitionTime metav1.Time             `json:"lastTransitionTime,omitzero" protobuf:"bytes,3,opt,name=lastTransitionTime"`
+	LastTransitionTime metav1.Time             `json:"lastTransitionTime,omitempty" protobuf:"bytes,3,opt,name=lastTransitionTime"`
 	Reason             string                  `json:"reason,omitempty" protobuf:"bytes,4,opt,name=reason"`
 	Message            string                  `json:"message,omitempty" protobuf:"bytes,5,opt,name=message"`
 }

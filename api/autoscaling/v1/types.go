@@ -7,10 +7,10 @@ import metav1 "github.com/minicp/minicp/api/meta/v1"
 // name, namespace, uid, resourceVersion and creationTimestamp: a write
 // with a resourceVersion is conditional on the object's.
 type Scale struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitzero" protobuf:"bytes,1,opt,name=metadata"`
-	Spec              ScaleSpec   `json:"spec,omitzero" protobuf:"bytes,2,opt,name=spec"`
-	Status            ScaleStatus `json:"status,omitzero" protobuf:"bytes,3,opt,name=status"`
+	metav1.TypeMeta   `json:""`
+	metav1.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
+	Spec              ScaleSpec   `json:"spec,omitempty" protobuf:"bytes,2,opt,name=spec"`
+	Status            ScaleStatus `json:"status,omitempty" protobuf:"bytes,3,opt,name=status"`
 }
 
 // ScaleSpec is what a client may change: the desired replicas.

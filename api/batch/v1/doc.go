@@ -4,8 +4,8 @@
 // Import it as batchv1. Field names, JSON spellings, protobuf field
 // numbers and patch strategies match k8s.io/api/batch/v1, so `kubectl
 // create job` (which sends protobuf) and manifests written for a real
-// cluster work unchanged. Fields are a subset of upstream's; spec and
-// status structs are tagged omitzero, as in corev1.
+// cluster work unchanged. Fields are a subset of upstream's; the json tags
+// are upstream's, word for word, as in corev1.
 //
 // Seed 003's Job slide describes the flow: a Job is persisted, the job
 // controller creates pods from its template, the scheduler and the

@@ -8,16 +8,16 @@ import (
 // Job runs pods until a number of them succeed (spec.completions), or
 // until too many fail (spec.backoffLimit).
 type Job struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitzero" protobuf:"bytes,1,opt,name=metadata"`
-	Spec              JobSpec   `json:"spec,omitzero" protobuf:"bytes,2,opt,name=spec"`
-	Status            JobStatus `json:"status,omitzero" protobuf:"bytes,3,opt,name=status"`
+	metav1.TypeMeta   `json:""`
+	metav1.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
+	Spec              JobSpec   `json:"spec,omitempty" protobuf:"bytes,2,opt,name=spec"`
+	Status            JobStatus `json:"status,omitempty" protobuf:"bytes,3,opt,name=status"`
 }
 
 // JobList is a list of Jobs.
 type JobList struct {
-	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitzero" protobuf:"bytes,1,opt,name=metadata"`
+	metav1.TypeMeta `json:""`
+	metav1.ListMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 	Items           []Job `json:"items" protobuf:"bytes,2,rep,name=items"`
 }
 
@@ -246,8 +246,8 @@ const (
 type JobCondition struct {
 	Type               JobConditionType       `json:"type" protobuf:"bytes,1,opt,name=type,casttype=JobConditionType"`
 	Status             corev1.ConditionStatus `json:"status" protobuf:"bytes,2,opt,name=status,casttype=k8s.io/api/core/v1.ConditionStatus"`
-	LastProbeTime      metav1.Time            `json:"lastProbeTime,omitzero" protobuf:"bytes,3,opt,name=lastProbeTime"`
-	LastTransitionTime metav1.Time            `json:"lastTransitionTime,omitzero" protobuf:"bytes,4,opt,name=lastTransitionTime"`
+	LastProbeTime      metav1.Time            `json:"lastProbeTime,omitempty" protobuf:"bytes,3,opt,name=lastProbeTime"`
+	LastTransitionTime metav1.Time            `json:"lastTransitionTime,omitempty" protobuf:"bytes,4,opt,name=lastTransitionTime"`
 	Reason             string                 `json:"reason,omitempty" protobuf:"bytes,5,opt,name=reason"`
 	Message            string                 `json:"message,omitempty" protobuf:"bytes,6,opt,name=message"`
 }

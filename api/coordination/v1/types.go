@@ -8,9 +8,9 @@ import (
 // Lease is a lock with an expiry: whoever holds it renews it before
 // LeaseDurationSeconds pass, or loses it.
 type Lease struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitzero" protobuf:"bytes,1,opt,name=metadata"`
-	Spec              LeaseSpec `json:"spec,omitzero" protobuf:"bytes,2,opt,name=spec"`
+	metav1.TypeMeta   `json:""`
+	metav1.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
+	Spec              LeaseSpec `json:"spec,omitempty" protobuf:"bytes,2,opt,name=spec"`
 }
 
 // LeaseSpec is the state of a Lease.
@@ -31,8 +31,8 @@ type LeaseSpec struct {
 
 // LeaseList is a list of Leases.
 type LeaseList struct {
-	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitzero" protobuf:"bytes,1,opt,name=metadata"`
+	metav1.TypeMeta `json:""`
+	metav1.ListMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 	Items           []Lease `json:"items" protobuf:"bytes,2,rep,name=items"`
 }
 

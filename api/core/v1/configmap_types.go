@@ -6,8 +6,8 @@ import metav1 "github.com/minicp/minicp/api/meta/v1"
 // or as files in a volume: UTF-8 strings in Data, anything else in
 // BinaryData, keys unique across both.
 type ConfigMap struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitzero" protobuf:"bytes,1,opt,name=metadata"`
+	metav1.TypeMeta   `json:""`
+	metav1.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 	// Immutable, once true, forbids changing Data and BinaryData (and
 	// setting it back to false).
 	Immutable  *bool             `json:"immutable,omitempty" protobuf:"varint,4,opt,name=immutable"`
@@ -17,7 +17,7 @@ type ConfigMap struct {
 
 // ConfigMapList is a list of ConfigMaps.
 type ConfigMapList struct {
-	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitzero" protobuf:"bytes,1,opt,name=metadata"`
+	metav1.TypeMeta `json:""`
+	metav1.ListMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 	Items           []ConfigMap `json:"items" protobuf:"bytes,2,rep,name=items"`
 }

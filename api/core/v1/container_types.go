@@ -14,9 +14,9 @@ type Container struct {
 	Ports      []ContainerPort `json:"ports,omitempty" patchStrategy:"merge" patchMergeKey:"containerPort" protobuf:"bytes,6,rep,name=ports"`
 	EnvFrom    []EnvFromSource `json:"envFrom,omitempty" protobuf:"bytes,19,rep,name=envFrom"`
 	Env        []EnvVar        `json:"env,omitempty" patchStrategy:"merge" patchMergeKey:"name" protobuf:"bytes,7,rep,name=env"`
-	// Resources are tagged omitzero, unlike upstream which always writes
-	// "resources": {}.
-	Resources ResourceRequirements `json:"resources,omitzero" protobuf:"bytes,8,opt,name=resources"`
+	// Resources are the compute resources the container requests and is
+	// limited to.
+	Resources ResourceRequirements `json:"resources,omitempty" protobuf:"bytes,8,opt,name=resources"`
 	// RestartPolicy, set to Always on an init container, makes it a
 	// sidecar that keeps running alongside the main containers.
 	RestartPolicy  *ContainerRestartPolicy `json:"restartPolicy,omitempty" protobuf:"bytes,24,opt,name=restartPolicy,casttype=ContainerRestartPolicy"`
@@ -91,13 +91,13 @@ type EnvFromSource struct {
 
 // ConfigMapEnvSource names the ConfigMap of an EnvFromSource.
 type ConfigMapEnvSource struct {
-	LocalObjectReference `json:",inline" protobuf:"bytes,1,opt,name=localObjectReference"`
+	LocalObjectReference `json:"" protobuf:"bytes,1,opt,name=localObjectReference"`
 	Optional             *bool `json:"optional,omitempty" protobuf:"varint,2,opt,name=optional"`
 }
 
 // SecretEnvSource names the Secret of an EnvFromSource.
 type SecretEnvSource struct {
-	LocalObjectReference `json:",inline" protobuf:"bytes,1,opt,name=localObjectReference"`
+	LocalObjectReference `json:"" protobuf:"bytes,1,opt,name=localObjectReference"`
 	Optional             *bool `json:"optional,omitempty" protobuf:"varint,2,opt,name=optional"`
 }
 
@@ -137,14 +137,14 @@ type ResourceFieldSelector struct {
 
 // ConfigMapKeySelector picks one key of a ConfigMap.
 type ConfigMapKeySelector struct {
-	LocalObjectReference `json:",inline" protobuf:"bytes,1,opt,name=localObjectReference"`
+	LocalObjectReference `json:"" protobuf:"bytes,1,opt,name=localObjectReference"`
 	Key                  string `json:"key" protobuf:"bytes,2,opt,name=key"`
 	Optional             *bool  `json:"optional,omitempty" protobuf:"varint,3,opt,name=optional"`
 }
 
 // SecretKeySelector picks one key of a Secret.
 type SecretKeySelector struct {
-	LocalObjectReference `json:",inline" protobuf:"bytes,1,opt,name=localObjectReference"`
+	LocalObjectReference `json:"" protobuf:"bytes,1,opt,name=localObjectReference"`
 	Key                  string `json:"key" protobuf:"bytes,2,opt,name=key"`
 	Optional             *bool  `json:"optional,omitempty" protobuf:"varint,3,opt,name=optional"`
 }

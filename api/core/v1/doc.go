@@ -8,8 +8,10 @@
 // without unknown fields, and kubectl and client-go read what minicp
 // writes. Fields are a subset of upstream's: the ones the minicp control
 // plane uses, and the ones real manifests, kubectl and kubelets commonly
-// send. Spec and status structs are tagged omitzero, so an empty one is
-// left out on output (upstream writes "status": {}); both read the same.
+// send. The json tags are upstream's, word for word, and the fields are in
+// upstream's order, so an object encodes to the bytes kube-apiserver
+// writes, empty structs ("status": {}, "resources": {}) and null times
+// included; compat/wire checks it.
 //
 // Seed 001 ("API Terminology", "Kinds and Resources") describes what these
 // are: kinds are Go types, persisted as objects and listed as lists, served

@@ -7,15 +7,15 @@ import metav1 "github.com/minicp/minicp/api/meta/v1"
 // matches, ready ones in Addresses and the others in NotReadyAddresses;
 // kube-proxy forwards to the ready ones.
 type Endpoints struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitzero" protobuf:"bytes,1,opt,name=metadata"`
+	metav1.TypeMeta   `json:""`
+	metav1.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 	Subsets           []EndpointSubset `json:"subsets,omitempty" protobuf:"bytes,2,rep,name=subsets"`
 }
 
 // EndpointsList is a list of Endpoints.
 type EndpointsList struct {
-	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitzero" protobuf:"bytes,1,opt,name=metadata"`
+	metav1.TypeMeta `json:""`
+	metav1.ListMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 	Items           []Endpoints `json:"items" protobuf:"bytes,2,rep,name=items"`
 }
 

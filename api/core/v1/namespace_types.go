@@ -7,10 +7,10 @@ import metav1 "github.com/minicp/minicp/api/meta/v1"
 // spec.finalizers holds the namespace until the namespace controller has
 // done so.
 type Namespace struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitzero" protobuf:"bytes,1,opt,name=metadata"`
-	Spec              NamespaceSpec   `json:"spec,omitzero" protobuf:"bytes,2,opt,name=spec"`
-	Status            NamespaceStatus `json:"status,omitzero" protobuf:"bytes,3,opt,name=status"`
+	metav1.TypeMeta   `json:""`
+	metav1.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
+	Spec              NamespaceSpec   `json:"spec,omitempty" protobuf:"bytes,2,opt,name=spec"`
+	Status            NamespaceStatus `json:"status,omitempty" protobuf:"bytes,3,opt,name=status"`
 }
 
 // NamespaceSpec is the desired state of a Namespace.
@@ -66,15 +66,15 @@ const (
 type NamespaceCondition struct {
 	Type               NamespaceConditionType `json:"type" protobuf:"bytes,1,opt,name=type,casttype=NamespaceConditionType"`
 	Status             ConditionStatus        `json:"status" protobuf:"bytes,2,opt,name=status,casttype=ConditionStatus"`
-	LastTransitionTime metav1.Time            `json:"lastTransitionTime,omitzero" protobuf:"bytes,4,opt,name=lastTransitionTime"`
+	LastTransitionTime metav1.Time            `json:"lastTransitionTime,omitempty" protobuf:"bytes,4,opt,name=lastTransitionTime"`
 	Reason             string                 `json:"reason,omitempty" protobuf:"bytes,5,opt,name=reason"`
 	Message            string                 `json:"message,omitempty" protobuf:"bytes,6,opt,name=message"`
 }
 
 // NamespaceList is a list of Namespaces.
 type NamespaceList struct {
-	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitzero" protobuf:"bytes,1,opt,name=metadata"`
+	metav1.TypeMeta `json:""`
+	metav1.ListMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 	Items           []Namespace `json:"items" protobuf:"bytes,2,rep,name=items"`
 }
 

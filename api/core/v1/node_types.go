@@ -5,16 +5,16 @@ import metav1 "github.com/minicp/minicp/api/meta/v1"
 // Node is a machine that runs pods. The kubelet registers it and reports
 // its status; the scheduler places pods on it.
 type Node struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitzero" protobuf:"bytes,1,opt,name=metadata"`
-	Spec              NodeSpec   `json:"spec,omitzero" protobuf:"bytes,2,opt,name=spec"`
-	Status            NodeStatus `json:"status,omitzero" protobuf:"bytes,3,opt,name=status"`
+	metav1.TypeMeta   `json:""`
+	metav1.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
+	Spec              NodeSpec   `json:"spec,omitempty" protobuf:"bytes,2,opt,name=spec"`
+	Status            NodeStatus `json:"status,omitempty" protobuf:"bytes,3,opt,name=status"`
 }
 
 // NodeList is a list of Nodes.
 type NodeList struct {
-	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitzero" protobuf:"bytes,1,opt,name=metadata"`
+	metav1.TypeMeta `json:""`
+	metav1.ListMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 	Items           []Node `json:"items" protobuf:"bytes,2,rep,name=items"`
 }
 
@@ -41,8 +41,8 @@ type NodeStatus struct {
 	Phase           NodePhase            `json:"phase,omitempty" protobuf:"bytes,3,opt,name=phase,casttype=NodePhase"`
 	Conditions      []NodeCondition      `json:"conditions,omitempty" patchStrategy:"merge" patchMergeKey:"type" protobuf:"bytes,4,rep,name=conditions"`
 	Addresses       []NodeAddress        `json:"addresses,omitempty" patchStrategy:"merge" patchMergeKey:"type" protobuf:"bytes,5,rep,name=addresses"`
-	DaemonEndpoints NodeDaemonEndpoints  `json:"daemonEndpoints,omitzero" protobuf:"bytes,6,opt,name=daemonEndpoints"`
-	NodeInfo        NodeSystemInfo       `json:"nodeInfo,omitzero" protobuf:"bytes,7,opt,name=nodeInfo"`
+	DaemonEndpoints NodeDaemonEndpoints  `json:"daemonEndpoints,omitempty" protobuf:"bytes,6,opt,name=daemonEndpoints"`
+	NodeInfo        NodeSystemInfo       `json:"nodeInfo,omitempty" protobuf:"bytes,7,opt,name=nodeInfo"`
 	Images          []ContainerImage     `json:"images,omitempty" protobuf:"bytes,8,rep,name=images"`
 	VolumesInUse    []UniqueVolumeName   `json:"volumesInUse,omitempty" protobuf:"bytes,9,rep,name=volumesInUse"`
 	VolumesAttached []AttachedVolume     `json:"volumesAttached,omitempty" protobuf:"bytes,10,rep,name=volumesAttached"`
@@ -80,8 +80,8 @@ type NodeCondition struct {
 	Status ConditionStatus   `json:"status" protobuf:"bytes,2,opt,name=status,casttype=ConditionStatus"`
 	// LastHeartbeatTime is the last time the kubelet confirmed the
 	// condition.
-	LastHeartbeatTime  metav1.Time `json:"lastHeartbeatTime,omitzero" protobuf:"bytes,3,opt,name=lastHeartbeatTime"`
-	LastTransitionTime metav1.Time `json:"lastTransitionTime,omitzero" protobuf:"bytes,4,opt,name=lastTransitionTime"`
+	LastHeartbeatTime  metav1.Time `json:"lastHeartbeatTime,omitempty" protobuf:"bytes,3,opt,name=lastHeartbeatTime"`
+	LastTransitionTime metav1.Time `json:"lastTransitionTime,omitempty" protobuf:"bytes,4,opt,name=lastTransitionTime"`
 	Reason             string      `json:"reason,omitempty" protobuf:"bytes,5,opt,name=reason"`
 	Message            string      `json:"message,omitempty" protobuf:"bytes,6,opt,name=message"`
 }
@@ -106,7 +106,7 @@ const (
 
 // NodeDaemonEndpoints are the ports of the node's daemons.
 type NodeDaemonEndpoints struct {
-	KubeletEndpoint DaemonEndpoint `json:"kubeletEndpoint,omitzero" protobuf:"bytes,1,opt,name=kubeletEndpoint"`
+	KubeletEndpoint DaemonEndpoint `json:"kubeletEndpoint,omitempty" protobuf:"bytes,1,opt,name=kubeletEndpoint"`
 }
 
 // DaemonEndpoint is a daemon's port. The capital "Port" is upstream's

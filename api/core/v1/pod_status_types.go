@@ -61,8 +61,8 @@ type PodCondition struct {
 	Type               PodConditionType `json:"type" protobuf:"bytes,1,opt,name=type,casttype=PodConditionType"`
 	ObservedGeneration int64            `json:"observedGeneration,omitempty" protobuf:"varint,7,opt,name=observedGeneration"`
 	Status             ConditionStatus  `json:"status" protobuf:"bytes,2,opt,name=status,casttype=ConditionStatus"`
-	LastProbeTime      metav1.Time      `json:"lastProbeTime,omitzero" protobuf:"bytes,3,opt,name=lastProbeTime"`
-	LastTransitionTime metav1.Time      `json:"lastTransitionTime,omitzero" protobuf:"bytes,4,opt,name=lastTransitionTime"`
+	LastProbeTime      metav1.Time      `json:"lastProbeTime,omitempty" protobuf:"bytes,3,opt,name=lastProbeTime"`
+	LastTransitionTime metav1.Time      `json:"lastTransitionTime,omitempty" protobuf:"bytes,4,opt,name=lastTransitionTime"`
 	Reason             string           `json:"reason,omitempty" protobuf:"bytes,5,opt,name=reason"`
 	Message            string           `json:"message,omitempty" protobuf:"bytes,6,opt,name=message"`
 }
@@ -92,8 +92,8 @@ type ContainerStatus struct {
 	Name string `json:"name" protobuf:"bytes,1,opt,name=name"`
 	// State is the current state; LastTerminationState the previous run's
 	// end, after a restart.
-	State                ContainerState `json:"state,omitzero" protobuf:"bytes,2,opt,name=state"`
-	LastTerminationState ContainerState `json:"lastState,omitzero" protobuf:"bytes,3,opt,name=lastState"`
+	State                ContainerState `json:"state,omitempty" protobuf:"bytes,2,opt,name=state"`
+	LastTerminationState ContainerState `json:"lastState,omitempty" protobuf:"bytes,3,opt,name=lastState"`
 	Ready                bool           `json:"ready" protobuf:"varint,4,opt,name=ready"`
 	RestartCount         int32          `json:"restartCount" protobuf:"varint,5,opt,name=restartCount"`
 	Image                string         `json:"image" protobuf:"bytes,6,opt,name=image"`
@@ -124,7 +124,7 @@ type ContainerStateWaiting struct {
 
 // ContainerStateRunning is a running container.
 type ContainerStateRunning struct {
-	StartedAt metav1.Time `json:"startedAt,omitzero" protobuf:"bytes,1,opt,name=startedAt"`
+	StartedAt metav1.Time `json:"startedAt,omitempty" protobuf:"bytes,1,opt,name=startedAt"`
 }
 
 // ContainerStateTerminated is a container that exited.
@@ -133,8 +133,8 @@ type ContainerStateTerminated struct {
 	Signal      int32       `json:"signal,omitempty" protobuf:"varint,2,opt,name=signal"`
 	Reason      string      `json:"reason,omitempty" protobuf:"bytes,3,opt,name=reason"`
 	Message     string      `json:"message,omitempty" protobuf:"bytes,4,opt,name=message"`
-	StartedAt   metav1.Time `json:"startedAt,omitzero" protobuf:"bytes,5,opt,name=startedAt"`
-	FinishedAt  metav1.Time `json:"finishedAt,omitzero" protobuf:"bytes,6,opt,name=finishedAt"`
+	StartedAt   metav1.Time `json:"startedAt,omitempty" protobuf:"bytes,5,opt,name=startedAt"`
+	FinishedAt  metav1.Time `json:"finishedAt,omitempty" protobuf:"bytes,6,opt,name=finishedAt"`
 	ContainerID string      `json:"containerID,omitempty" protobuf:"bytes,7,opt,name=containerID"`
 }
 

@@ -4,23 +4,23 @@ import metav1 "github.com/minicp/minicp/api/meta/v1"
 
 // Pod is a group of containers scheduled together onto one node.
 type Pod struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitzero" protobuf:"bytes,1,opt,name=metadata"`
-	Spec              PodSpec   `json:"spec,omitzero" protobuf:"bytes,2,opt,name=spec"`
-	Status            PodStatus `json:"status,omitzero" protobuf:"bytes,3,opt,name=status"`
+	metav1.TypeMeta   `json:""`
+	metav1.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
+	Spec              PodSpec   `json:"spec,omitempty" protobuf:"bytes,2,opt,name=spec"`
+	Status            PodStatus `json:"status,omitempty" protobuf:"bytes,3,opt,name=status"`
 }
 
 // PodList is a list of Pods.
 type PodList struct {
-	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitzero" protobuf:"bytes,1,opt,name=metadata"`
+	metav1.TypeMeta `json:""`
+	metav1.ListMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 	Items           []Pod `json:"items" protobuf:"bytes,2,rep,name=items"`
 }
 
 // PodTemplateSpec is the pod a workload controller stamps out.
 type PodTemplateSpec struct {
-	metav1.ObjectMeta `json:"metadata,omitzero" protobuf:"bytes,1,opt,name=metadata"`
-	Spec              PodSpec `json:"spec,omitzero" protobuf:"bytes,2,opt,name=spec"`
+	metav1.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
+	Spec              PodSpec `json:"spec,omitempty" protobuf:"bytes,2,opt,name=spec"`
 }
 
 // PodSpec is the desired state of a Pod.

@@ -4,7 +4,7 @@ import "github.com/minicp/minicp/api/intstr"
 
 // Probe is a health check the kubelet runs against a container.
 type Probe struct {
-	ProbeHandler        `json:",inline" protobuf:"bytes,1,opt,name=handler"`
+	ProbeHandler        `json:"" protobuf:"bytes,1,opt,name=handler"`
 	InitialDelaySeconds int32 `json:"initialDelaySeconds,omitempty" protobuf:"varint,2,opt,name=initialDelaySeconds"`
 	// TimeoutSeconds defaults to 1.
 	TimeoutSeconds int32 `json:"timeoutSeconds,omitempty" protobuf:"varint,3,opt,name=timeoutSeconds"`

@@ -22,7 +22,7 @@ type LocalObjectReference struct {
 // TypedLocalObjectReference names an object of a given kind in the same
 // namespace.
 type TypedLocalObjectReference struct {
-	APIGroup *string `json:"apiGroup,omitempty" protobuf:"bytes,1,opt,name=apiGroup"`
+	APIGroup *string `json:"apiGroup" protobuf:"bytes,1,opt,name=apiGroup"`
 	Kind     string  `json:"kind" protobuf:"bytes,2,opt,name=kind"`
 	Name     string  `json:"name" protobuf:"bytes,3,opt,name=name"`
 }

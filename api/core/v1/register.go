@@ -46,10 +46,12 @@ func resources() []runtime.ResourceInfo {
 			Verbs: allVerbs(), ShortNames: []string{"ev"},
 		},
 		{
-			// Services have no deletecollection upstream: each delete must
-			// release the service's cluster IP and node ports.
+			// Services have deletecollection, as upstream's (a conformance
+			// test deletes a collection of services); each service it
+			// deletes releases its cluster IP and node ports, as a single
+			// delete does.
 			GVR: gv.WithResource("services"), Kind: "Service", SingularName: "service", Namespaced: true,
-			Verbs:      []string{"create", "delete", "get", "list", "patch", "update", "watch"},
+			Verbs:      allVerbs(),
 			ShortNames: []string{"svc"}, Categories: []string{"all"},
 			Subresources: []string{"status"},
 		},

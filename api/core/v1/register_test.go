@@ -63,7 +63,7 @@ func TestAddToScheme(t *testing.T) {
 		},
 		{
 			resource: "services", kind: "Service", singular: "service", namespaced: true,
-			verbs:      []string{"create", "delete", "get", "list", "patch", "update", "watch"},
+			verbs:      []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"},
 			shortNames: []string{"svc"}, categories: []string{"all"}, subresources: []string{"status"},
 		},
 		{

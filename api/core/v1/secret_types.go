@@ -6,8 +6,8 @@ import metav1 "github.com/minicp/minicp/api/meta/v1"
 // as environment variables or files. Data goes on the wire base64-encoded,
 // as any []byte does in JSON.
 type Secret struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitzero" protobuf:"bytes,1,opt,name=metadata"`
+	metav1.TypeMeta   `json:""`
+	metav1.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 	// Immutable, once true, forbids changing Data (and setting it back to
 	// false).
 	Immutable *bool             `json:"immutable,omitempty" protobuf:"varint,5,opt,name=immutable"`
@@ -21,8 +21,8 @@ type Secret struct {
 
 // SecretList is a list of Secrets.
 type SecretList struct {
-	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitzero" protobuf:"bytes,1,opt,name=metadata"`
+	metav1.TypeMeta `json:""`
+	metav1.ListMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 	Items           []Secret `json:"items" protobuf:"bytes,2,rep,name=items"`
 }
 

@@ -11,16 +11,16 @@ import (
 // the endpoints controller keeps the Endpoints of the same name current;
 // kube-proxy does the forwarding.
 type Service struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitzero" protobuf:"bytes,1,opt,name=metadata"`
-	Spec              ServiceSpec   `json:"spec,omitzero" protobuf:"bytes,2,opt,name=spec"`
-	Status            ServiceStatus `json:"status,omitzero" protobuf:"bytes,3,opt,name=status"`
+	metav1.TypeMeta   `json:""`
+	metav1.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
+	Spec              ServiceSpec   `json:"spec,omitempty" protobuf:"bytes,2,opt,name=spec"`
+	Status            ServiceStatus `json:"status,omitempty" protobuf:"bytes,3,opt,name=status"`
 }
 
 // ServiceList is a list of Services.
 type ServiceList struct {
-	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitzero" protobuf:"bytes,1,opt,name=metadata"`
+	metav1.TypeMeta `json:""`
+	metav1.ListMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 	Items           []Service `json:"items" protobuf:"bytes,2,rep,name=items"`
 }
 
@@ -77,7 +77,7 @@ type ServicePort struct {
 	Port int32 `json:"port" protobuf:"varint,3,opt,name=port"`
 	// TargetPort is the pods' port: a number, or the name of a container
 	// port. Defaults to Port.
-	TargetPort intstr.IntOrString `json:"targetPort,omitzero" protobuf:"bytes,4,opt,name=targetPort"`
+	TargetPort intstr.IntOrString `json:"targetPort,omitempty" protobuf:"bytes,4,opt,name=targetPort"`
 	// NodePort is the port on every node, for NodePort and LoadBalancer
 	// services; allocated from 30000-32767 when 0.
 	NodePort int32 `json:"nodePort,omitempty" protobuf:"varint,5,opt,name=nodePort"`
@@ -86,7 +86,7 @@ type ServicePort struct {
 // ServiceStatus is the observed state of a Service.
 type ServiceStatus struct {
 	// LoadBalancer is what a cloud load balancer reports.
-	LoadBalancer LoadBalancerStatus `json:"loadBalancer,omitzero" protobuf:"bytes,1,opt,name=loadBalancer"`
+	LoadBalancer LoadBalancerStatus `json:"loadBalancer,omitempty" protobuf:"bytes,1,opt,name=loadBalancer"`
 	Conditions   []metav1.Condition `json:"conditions,omitempty" patchStrategy:"merge" patchMergeKey:"type" protobuf:"bytes,2,rep,name=conditions"`
 }
 

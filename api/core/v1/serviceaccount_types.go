@@ -5,8 +5,8 @@ import metav1 "github.com/minicp/minicp/api/meta/v1"
 // ServiceAccount is an identity for processes in pods: a pod runs as the
 // service account in spec.serviceAccountName ("default" unless it says).
 type ServiceAccount struct {
-	metav1.TypeMeta   `json:",inline"`
-	metav1.ObjectMeta `json:"metadata,omitzero" protobuf:"bytes,1,opt,name=metadata"`
+	metav1.TypeMeta   `json:""`
+	metav1.ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 	// Secrets are secrets pods of this account may use (token secrets in
 	// older clusters).
 	Secrets []ObjectReference `json:"secrets,omitempty" patchStrategy:"merge" patchMergeKey:"name" protobuf:"bytes,2,rep,name=secrets"`
@@ -19,7 +19,7 @@ type ServiceAccount struct {
 
 // ServiceAccountList is a list of ServiceAccounts.
 type ServiceAccountList struct {
-	metav1.TypeMeta `json:",inline"`
-	metav1.ListMeta `json:"metadata,omitzero" protobuf:"bytes,1,opt,name=metadata"`
+	metav1.TypeMeta `json:""`
+	metav1.ListMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 	Items           []ServiceAccount `json:"items" protobuf:"bytes,2,rep,name=items"`
 }

@@ -7,7 +7,7 @@ type Volume struct {
 	Name string `json:"name" protobuf:"bytes,1,opt,name=name"`
 	// VolumeSource is where the data comes from; a volume with no source
 	// is defaulted to an emptyDir.
-	VolumeSource `json:",inline" protobuf:"bytes,2,opt,name=volumeSource"`
+	VolumeSource `json:"" protobuf:"bytes,2,opt,name=volumeSource"`
 }
 
 // VolumeSource is the source of a volume; exactly one field is set. minicp
@@ -58,7 +58,7 @@ type SecretVolumeSource struct {
 
 // ConfigMapVolumeSource mounts a ConfigMap's keys as files.
 type ConfigMapVolumeSource struct {
-	LocalObjectReference `json:",inline" protobuf:"bytes,1,opt,name=localObjectReference"`
+	LocalObjectReference `json:"" protobuf:"bytes,1,opt,name=localObjectReference"`
 	Items                []KeyToPath `json:"items,omitempty" protobuf:"bytes,2,rep,name=items"`
 	// DefaultMode defaults to 0644.
 	DefaultMode *int32 `json:"defaultMode,omitempty" protobuf:"varint,3,opt,name=defaultMode"`
@@ -112,14 +112,14 @@ type VolumeProjection struct {
 
 // SecretProjection projects a Secret's keys.
 type SecretProjection struct {
-	LocalObjectReference `json:",inline" protobuf:"bytes,1,opt,name=localObjectReference"`
+	LocalObjectReference `json:"" protobuf:"bytes,1,opt,name=localObjectReference"`
 	Items                []KeyToPath `json:"items,omitempty" protobuf:"bytes,2,rep,name=items"`
 	Optional             *bool       `json:"optional,omitempty" protobuf:"varint,4,opt,name=optional"`
 }
 
 // ConfigMapProjection projects a ConfigMap's keys.
 type ConfigMapProjection struct {
-	LocalObjectReference `json:",inline" protobuf:"bytes,1,opt,name=localObjectReference"`
+	LocalObjectReference `json:"" protobuf:"bytes,1,opt,name=localObjectReference"`
 	Items                []KeyToPath `json:"items,omitempty" protobuf:"bytes,2,rep,name=items"`
 	Optional             *bool       `json:"optional,omitempty" protobuf:"varint,4,opt,name=optional"`
 }

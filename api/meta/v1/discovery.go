@@ -24,7 +24,7 @@ type APIGroup struct {
 	TypeMeta                   `json:",inline"`
 	Name                       string                      `json:"name" protobuf:"bytes,1,opt,name=name"`
 	Versions                   []GroupVersionForDiscovery  `json:"versions" protobuf:"bytes,2,rep,name=versions"`
-	PreferredVersion           GroupVersionForDiscovery    `json:"preferredVersion,omitzero" protobuf:"bytes,3,opt,name=preferredVersion"`
+	PreferredVersion           GroupVersionForDiscovery    `json:"preferredVersion,omitempty" protobuf:"bytes,3,opt,name=preferredVersion"`
 	ServerAddressByClientCIDRs []ServerAddressByClientCIDR `json:"serverAddressByClientCIDRs,omitempty" protobuf:"bytes,4,rep,name=serverAddressByClientCIDRs"`
 }
 

@@ -32,5 +32,5 @@ type TableRow struct {
 // payload of a TableRow.
 type PartialObjectMetadata struct {
 	TypeMeta   `json:",inline"`
-	ObjectMeta `json:"metadata,omitzero" protobuf:"bytes,1,opt,name=metadata"`
+	ObjectMeta `json:"metadata,omitempty" protobuf:"bytes,1,opt,name=metadata"`
 }

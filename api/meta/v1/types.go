@@ -22,8 +22,10 @@ type ObjectMeta struct {
 	ResourceVersion string `json:"resourceVersion,omitempty" protobuf:"bytes,6,opt,name=resourceVersion"`
 	// Generation is server-set: 1 at creation, bumped on every spec change.
 	Generation int64 `json:"generation,omitempty" protobuf:"varint,7,opt,name=generation"`
-	// CreationTimestamp is server-set at creation.
-	CreationTimestamp Time `json:"creationTimestamp,omitzero" protobuf:"bytes,8,opt,name=creationTimestamp"`
+	// CreationTimestamp is server-set at creation. Unlike other times, a
+	// zero one (a pod template's) is left out rather than written as null,
+	// as upstream does (kubernetes/kubernetes#130989).
+	CreationTimestamp Time `json:"creationTimestamp,omitempty,omitzero" protobuf:"bytes,8,opt,name=creationTimestamp"`
 	// DeletionTimestamp is server-set when a graceful or finalized deletion
 	// starts; the object is gone once its finalizers are empty.
 	DeletionTimestamp          *Time                `json:"deletionTimestamp,omitempty" protobuf:"bytes,9,opt,name=deletionTimestamp"`
@@ -116,7 +118,7 @@ const (
 
 // DeleteOptions is the optional body of a DELETE request.
 type DeleteOptions struct {
-	TypeMeta           `json:",inline"`
+	TypeMeta           `json:""`
 	GracePeriodSeconds *int64               `json:"gracePeriodSeconds,omitempty" protobuf:"varint,1,opt,name=gracePeriodSeconds"`
 	Preconditions      *Preconditions       `json:"preconditions,omitempty" protobuf:"bytes,2,opt,name=preconditions"`
 	OrphanDependents   *bool                `json:"orphanDependents,omitempty" protobuf:"varint,3,opt,name=orphanDependents"`

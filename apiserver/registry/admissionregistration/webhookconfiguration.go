@@ -50,6 +50,10 @@ func (MutatingWebhookConfigurationStrategy) AllowCreateOnUpdate() bool { return 
 // AllowUnconditionalUpdate implements registry.Strategy.
 func (MutatingWebhookConfigurationStrategy) AllowUnconditionalUpdate() bool { return false }
 
+// TracksGeneration implements registry.GenerationStrategy: a change of
+// webhooks bumps it.
+func (MutatingWebhookConfigurationStrategy) TracksGeneration() bool { return true }
+
 // SelectableFields implements registry.Strategy: only the metadata fields.
 func (MutatingWebhookConfigurationStrategy) SelectableFields(runtime.Object) fields.Set { return nil }
 
@@ -86,6 +90,10 @@ func (ValidatingWebhookConfigurationStrategy) AllowCreateOnUpdate() bool { retur
 
 // AllowUnconditionalUpdate implements registry.Strategy.
 func (ValidatingWebhookConfigurationStrategy) AllowUnconditionalUpdate() bool { return false }
+
+// TracksGeneration implements registry.GenerationStrategy: a change of
+// webhooks bumps it.
+func (ValidatingWebhookConfigurationStrategy) TracksGeneration() bool { return true }
 
 // SelectableFields implements registry.Strategy: only the metadata fields.
 func (ValidatingWebhookConfigurationStrategy) SelectableFields(runtime.Object) fields.Set { return nil }

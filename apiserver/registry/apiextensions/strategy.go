@@ -68,6 +68,10 @@ func (Strategy) AllowCreateOnUpdate() bool { return false }
 // AllowUnconditionalUpdate implements registry.Strategy.
 func (Strategy) AllowUnconditionalUpdate() bool { return false }
 
+// TracksGeneration implements registry.GenerationStrategy: a CRD's
+// conditions carry observedGeneration.
+func (Strategy) TracksGeneration() bool { return true }
+
 // SelectableFields implements registry.Strategy: only the metadata fields.
 func (Strategy) SelectableFields(runtime.Object) fields.Set { return nil }
 

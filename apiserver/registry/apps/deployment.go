@@ -58,6 +58,10 @@ func (DeploymentStrategy) AllowCreateOnUpdate() bool { return false }
 // AllowUnconditionalUpdate implements registry.Strategy.
 func (DeploymentStrategy) AllowUnconditionalUpdate() bool { return true }
 
+// TracksGeneration implements registry.GenerationStrategy: the deployment
+// controller reports it as status.observedGeneration.
+func (DeploymentStrategy) TracksGeneration() bool { return true }
+
 // SelectableFields implements registry.Strategy: only the metadata fields.
 func (DeploymentStrategy) SelectableFields(runtime.Object) fields.Set { return nil }
 

@@ -50,6 +50,10 @@ func (ReplicaSetStrategy) AllowCreateOnUpdate() bool { return false }
 // AllowUnconditionalUpdate implements registry.Strategy.
 func (ReplicaSetStrategy) AllowUnconditionalUpdate() bool { return true }
 
+// TracksGeneration implements registry.GenerationStrategy: the replicaset
+// controller reports it as status.observedGeneration.
+func (ReplicaSetStrategy) TracksGeneration() bool { return true }
+
 // SelectableFields implements registry.Strategy with status.replicas, as
 // upstream.
 func (ReplicaSetStrategy) SelectableFields(obj runtime.Object) fields.Set {

@@ -95,6 +95,10 @@ func (JobStrategy) AllowCreateOnUpdate() bool { return false }
 // AllowUnconditionalUpdate implements registry.Strategy.
 func (JobStrategy) AllowUnconditionalUpdate() bool { return true }
 
+// TracksGeneration implements registry.GenerationStrategy: as upstream's
+// job strategy.
+func (JobStrategy) TracksGeneration() bool { return true }
+
 // SelectableFields implements registry.Strategy with status.successful,
 // as upstream.
 func (JobStrategy) SelectableFields(obj runtime.Object) fields.Set {

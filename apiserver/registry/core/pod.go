@@ -46,6 +46,10 @@ func (PodStrategy) AllowCreateOnUpdate() bool { return false }
 // AllowUnconditionalUpdate implements registry.Strategy.
 func (PodStrategy) AllowUnconditionalUpdate() bool { return true }
 
+// TracksGeneration implements registry.GenerationStrategy: pods have kept
+// one since Kubernetes 1.33, for status.observedGeneration.
+func (PodStrategy) TracksGeneration() bool { return true }
+
 // SelectableFields implements registry.Strategy with the pod fields
 // Kubernetes lets clients select on.
 func (PodStrategy) SelectableFields(obj runtime.Object) fields.Set {

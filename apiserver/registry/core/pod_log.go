@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -18,6 +19,9 @@ import (
 	"github.com/minicp/minicp/apiserver/request"
 	"github.com/minicp/minicp/apiserver/responsewriters"
 )
+
+// podsLog is the resource errors about pods/log name.
+var podsLog = runtime.GroupResource{Resource: "pods/log"}
 
 // kubeletDialTimeout bounds connecting to a kubelet. Kubelets run on the
 // API server's own machine (see PodLog), so a connection that takes longer
@@ -47,6 +51,9 @@ func NewKubeletTransport() *http.Transport {
 // finds the pod's node, asks that node's kubelet for the container's log,
 // and streams the answer to the client as it comes, flushing after each
 // chunk so that a followed log shows each line as the container writes it.
+// A WebSocket request is upgraded and gets the log as messages (see
+// streamWebSocket), as kube-apiserver serves `kubectl logs` to browsers
+// and to the conformance suite.
 //
 // The kubelet is reached at the node's status.addresses (InternalIP, else
 // ExternalIP) and status.daemonEndpoints.kubeletEndpoint.Port, over plain
@@ -120,7 +127,12 @@ func (l *PodLog) serve(w http.ResponseWriter, r *http.Request, ns, name string) 
 		Path:     fmt.Sprintf("/containerLogs/%s/%s/%s", pod.Namespace, pod.Name, container),
 		RawQuery: opts.Encode(),
 	}
-	req, err := http.NewRequestWithContext(r.Context(), http.MethodGet, loc.String(), nil)
+	// The kubelet request ends with the client's: its request's context,
+	// or for a WebSocket (whose connection the server no longer watches
+	// once hijacked) the socket's closing, which cancels ctx.
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, loc.String(), nil)
 	if err != nil {
 		return apierrors.NewInternalError(err)
 	}
@@ -131,6 +143,12 @@ func (l *PodLog) serve(w http.ResponseWriter, r *http.Request, ns, name string) 
 	defer resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return kubeletError(resp, name)
+	}
+	// As upstream, the kubelet is asked first, so that its errors are
+	// answered as Status objects, and only then is a WebSocket upgraded.
+	if isWebSocketRequest(r) {
+		streamWebSocket(w, r, resp.Body, cancel)
+		return nil
 	}
 	w.Header().Set("Content-Type", "text/plain")
 	w.WriteHeader(http.StatusOK)
@@ -195,7 +213,7 @@ func kubeletError(resp *http.Response, name string) error {
 	case http.StatusBadRequest:
 		return apierrors.NewBadRequest(msg)
 	case http.StatusNotFound:
-		se := apierrors.NewNotFound(runtime.GroupResource{Resource: "pods/log"}, name)
+		se := apierrors.NewNotFound(podsLog, name)
 		se.ErrStatus.Message = msg
 		return se
 	}

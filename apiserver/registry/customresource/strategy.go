@@ -127,6 +127,10 @@ func (Strategy) AllowCreateOnUpdate() bool { return false }
 // AllowUnconditionalUpdate implements registry.Strategy.
 func (Strategy) AllowUnconditionalUpdate() bool { return false }
 
+// TracksGeneration implements registry.GenerationStrategy: operators report
+// it as status.observedGeneration.
+func (Strategy) TracksGeneration() bool { return true }
+
 // SelectableFields implements registry.Strategy: the CRD's selectable
 // fields, each as the string form of its value ("" when absent), as
 // upstream's field selectors compare them.
@@ -197,4 +201,5 @@ func Content(u *unstructured.Unstructured) map[string]any {
 
 var _ registry.Strategy = Strategy{}
 var _ registry.DecodeNormalizingStrategy = Strategy{}
+var _ registry.GenerationStrategy = Strategy{}
 var _ registry.Strategy = StatusStrategy{}

@@ -139,6 +139,10 @@ func cloneContainerConfig(c cri.ContainerConfig) cri.ContainerConfig {
 	c.Args = slices.Clone(c.Args)
 	c.Envs = slices.Clone(c.Envs)
 	c.Ports = slices.Clone(c.Ports)
+	c.Mounts = slices.Clone(c.Mounts)
+	for i := range c.Mounts {
+		c.Mounts[i].Files = maps.Clone(c.Mounts[i].Files)
+	}
 	c.Labels = maps.Clone(c.Labels)
 	c.Annotations = maps.Clone(c.Annotations)
 	return c
@@ -229,6 +233,9 @@ func (r *Runtime) StartContainer(ctx context.Context, containerID string) error 
 		"/etc/hostname": c.sb.hostname + "\n",
 		"/etc/hosts":    "127.0.0.1\tlocalhost\n" + c.sb.ipString() + "\t" + c.sb.hostname + "\n",
 	})
+	for _, m := range c.config.Mounts {
+		c.fs.Mount(m.ContainerPath, m.Files, m.Readonly)
+	}
 	c.proc = c.newProcess(argv, c)
 	c.state, c.startedAt = cri.ContainerRunning, now
 	r.changedLocked()

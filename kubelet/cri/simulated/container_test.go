@@ -222,3 +222,21 @@ func TestContainerLifecycle(t *testing.T) {
 	cfg.Metadata.Attempt = 0
 	h.create(sb, cfg) // the name is free again
 }
+
+// TestMounts: a container sees its mounts' files, each start afresh (the
+// kubelet passes the volume's files as they are at that start), and a
+// read-only mount refuses writes; the config's files are copied.
+func TestMounts(t *testing.T) {
+	h := newHarness(t, simulated.Options{})
+	files := map[string]string{"greeting": "hello\n", "nested/name": "world\n"}
+	id := h.start(cri.ContainerConfig{Image: "busybox",
+		Command: shCmd("cat /etc/cfg/greeting /etc/cfg/nested/name /run/one; echo x > /etc/cfg/greeting"),
+		Mounts: []cri.Mount{
+			{ContainerPath: "/etc/cfg", Files: files, Readonly: true},
+			{ContainerPath: "/run/one", Files: map[string]string{"": "single\n"}},
+		}})
+	files["greeting"] = "changed after create\n"
+	st := h.runToExit(id)
+	assert.Equal(t, int32(1), st.ExitCode, "the write fails")
+	assert.Equal(t, "hello\nworld\nsingle\nsh: can't create /etc/cfg/greeting: Read-only file system\n", h.logs(id, cri.LogOptions{}))
+}

@@ -8,10 +8,13 @@ import (
 
 // FS is a container's file system: a flat map from absolute path to
 // content, enough for `echo ok > /tmp/healthy` and an exec probe's
-// `cat /tmp/healthy`. Directories exist implicitly. Not safe for
-// concurrent use.
+// `cat /tmp/healthy`, and the files of mounted volumes. Directories exist
+// implicitly. Not safe for concurrent use.
 type FS struct {
 	files map[string]string
+	// readOnly are the mount points of read-only mounts: nothing at or
+	// below them can be written or removed.
+	readOnly []string
 }
 
 // NewFS returns a file system holding files (path to content); it takes
@@ -44,6 +47,41 @@ func (fs *FS) Remove(name string) bool {
 	_, ok := fs.files[name]
 	delete(fs.files, name)
 	return ok
+}
+
+// Mount mounts files (path relative to dir, to content) at dir, hiding
+// what was there; the key "" is dir itself, a mount of one file. A
+// read-only mount refuses writes and removals at and below dir. It takes
+// ownership of nothing.
+func (fs *FS) Mount(dir string, files map[string]string, readOnly bool) {
+	dir = path.Clean(dir)
+	for name := range fs.files {
+		if within(name, dir) {
+			delete(fs.files, name)
+		}
+	}
+	for rel, data := range files {
+		fs.files[path.Join(dir, rel)] = data
+	}
+	if readOnly {
+		fs.readOnly = append(fs.readOnly, dir)
+	}
+}
+
+// ReadOnly reports whether name is on a read-only mount.
+func (fs *FS) ReadOnly(name string) bool {
+	name = path.Clean(name)
+	for _, dir := range fs.readOnly {
+		if within(name, dir) {
+			return true
+		}
+	}
+	return false
+}
+
+// within reports whether the clean path name is dir or below it.
+func within(name, dir string) bool {
+	return name == dir || strings.HasPrefix(name, strings.TrimSuffix(dir, "/")+"/")
 }
 
 // standardDirs exist in every image.

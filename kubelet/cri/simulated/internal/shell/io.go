@@ -66,6 +66,9 @@ func (p *Process) redirect(redirs []redirect) error {
 				s = p.fds[2]
 			default:
 				s = sink{kind: sinkFile, path: p.abs(target)}
+				if p.fs.ReadOnly(s.path) {
+					return fmt.Errorf("can't create %s: Read-only file system", target)
+				}
 				if r.op == ">" {
 					p.fs.Write(s.path, "", false)
 				} else {

@@ -452,16 +452,20 @@ func uname(p *Process, argv []string) control {
 }
 
 func touch(p *Process, argv []string) control {
+	p.status = 0
 	for _, name := range argv[1:] {
 		if strings.HasPrefix(name, "-") {
 			continue
 		}
-		name = p.abs(name)
-		if _, ok := p.fs.Read(name); !ok {
-			p.fs.Write(name, "", false)
+		abs := p.abs(name)
+		switch _, ok := p.fs.Read(abs); {
+		case p.fs.ReadOnly(abs):
+			p.errorf("touch: %s: Read-only file system\n", name)
+			p.status = 1
+		case !ok:
+			p.fs.Write(abs, "", false)
 		}
 	}
-	p.status = 0
 	return next
 }
 
@@ -471,6 +475,11 @@ func rm(p *Process, argv []string) control {
 	for _, name := range argv[1:] {
 		if strings.HasPrefix(name, "-") {
 			force = force || strings.Contains(name, "f")
+			continue
+		}
+		if _, ok := p.fs.Read(p.abs(name)); ok && p.fs.ReadOnly(p.abs(name)) {
+			p.errorf("rm: can't remove '%s': Read-only file system\n", name)
+			p.status = 1
 			continue
 		}
 		if !p.fs.Remove(p.abs(name)) && !force {

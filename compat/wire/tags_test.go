@@ -1,0 +1,183 @@
+package wire
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	kappsv1 "k8s.io/api/apps/v1"
+	kautoscalingv1 "k8s.io/api/autoscaling/v1"
+	kbatchv1 "k8s.io/api/batch/v1"
+	kcoordinationv1 "k8s.io/api/coordination/v1"
+	kcorev1 "k8s.io/api/core/v1"
+	kmetav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	appsv1 "github.com/minicp/minicp/api/apps/v1"
+	autoscalingv1 "github.com/minicp/minicp/api/autoscaling/v1"
+	batchv1 "github.com/minicp/minicp/api/batch/v1"
+	coordinationv1 "github.com/minicp/minicp/api/coordination/v1"
+	corev1 "github.com/minicp/minicp/api/core/v1"
+	metav1 "github.com/minicp/minicp/api/meta/v1"
+)
+
+// TestJSONTagsMatchKubernetes walks each minicp kind and its Kubernetes
+// twin side by side and checks, for every struct on the way, that
+// encoding/json writes them alike:
+//
+//   - every field minicp has carries a `json` tag that means what
+//     upstream's means (see jsonTag);
+//   - the fields both have come in the same order, which is the order
+//     encoding/json writes them in;
+//   - every field upstream has and minicp lacks is left out when empty,
+//     so an object minicp wrote gains nothing when upstream re-encodes it.
+//
+// The flows test checks the same on real objects; this one covers the
+// fields no flow sets.
+func TestJSONTagsMatchKubernetes(t *testing.T) {
+	pairs := []struct{ minicp, k8s reflect.Type }{
+		{reflect.TypeFor[corev1.NamespaceList](), reflect.TypeFor[kcorev1.NamespaceList]()},
+		{reflect.TypeFor[corev1.PodList](), reflect.TypeFor[kcorev1.PodList]()},
+		{reflect.TypeFor[corev1.PodTemplateSpec](), reflect.TypeFor[kcorev1.PodTemplateSpec]()},
+		{reflect.TypeFor[corev1.NodeList](), reflect.TypeFor[kcorev1.NodeList]()},
+		{reflect.TypeFor[corev1.Binding](), reflect.TypeFor[kcorev1.Binding]()},
+		{reflect.TypeFor[corev1.EventList](), reflect.TypeFor[kcorev1.EventList]()},
+		{reflect.TypeFor[corev1.ServiceList](), reflect.TypeFor[kcorev1.ServiceList]()},
+		{reflect.TypeFor[corev1.EndpointsList](), reflect.TypeFor[kcorev1.EndpointsList]()},
+		{reflect.TypeFor[corev1.ConfigMapList](), reflect.TypeFor[kcorev1.ConfigMapList]()},
+		{reflect.TypeFor[corev1.SecretList](), reflect.TypeFor[kcorev1.SecretList]()},
+		{reflect.TypeFor[corev1.ServiceAccountList](), reflect.TypeFor[kcorev1.ServiceAccountList]()},
+		{reflect.TypeFor[corev1.TypedLocalObjectReference](), reflect.TypeFor[kcorev1.TypedLocalObjectReference]()},
+		{reflect.TypeFor[appsv1.DeploymentList](), reflect.TypeFor[kappsv1.DeploymentList]()},
+		{reflect.TypeFor[appsv1.ReplicaSetList](), reflect.TypeFor[kappsv1.ReplicaSetList]()},
+		{reflect.TypeFor[batchv1.JobList](), reflect.TypeFor[kbatchv1.JobList]()},
+		{reflect.TypeFor[autoscalingv1.Scale](), reflect.TypeFor[kautoscalingv1.Scale]()},
+		{reflect.TypeFor[coordinationv1.LeaseList](), reflect.TypeFor[kcoordinationv1.LeaseList]()},
+		{reflect.TypeFor[metav1.Status](), reflect.TypeFor[kmetav1.Status]()},
+		{reflect.TypeFor[metav1.DeleteOptions](), reflect.TypeFor[kmetav1.DeleteOptions]()},
+		{reflect.TypeFor[metav1.PartialObjectMetadata](), reflect.TypeFor[kmetav1.PartialObjectMetadata]()},
+		{reflect.TypeFor[metav1.Table](), reflect.TypeFor[kmetav1.Table]()},
+		{reflect.TypeFor[metav1.APIVersions](), reflect.TypeFor[kmetav1.APIVersions]()},
+		{reflect.TypeFor[metav1.APIGroupList](), reflect.TypeFor[kmetav1.APIGroupList]()},
+		{reflect.TypeFor[metav1.APIResourceList](), reflect.TypeFor[kmetav1.APIResourceList]()},
+		{reflect.TypeFor[metav1.WatchEvent](), reflect.TypeFor[kmetav1.WatchEvent]()},
+		{reflect.TypeFor[metav1.Condition](), reflect.TypeFor[kmetav1.Condition]()},
+	}
+	w := jsonTagWalker{t: t, seen: map[reflect.Type]bool{}}
+	for _, p := range pairs {
+		w.walk(p.minicp, p.k8s)
+	}
+	if w.fields < 400 {
+		t.Errorf("checked only %d fields; the walk is missing types", w.fields)
+	}
+}
+
+// shapeExceptions are fields whose Go type differs from upstream's on
+// purpose and encodes the same; the walk does not descend into them.
+var shapeExceptions = map[string]bool{
+	// map[string]any for upstream's *FieldsV1{Raw}: both write the JSON
+	// document.
+	"ManagedFieldsEntry.FieldsV1": true,
+	// json.RawMessage for upstream's RawExtension: both write the raw
+	// object.
+	"WatchEvent.Object": true,
+	"TableRow.Object":   true,
+}
+
+// knownDifferences are fields that encode differently from upstream's,
+// with the reason they are left so.
+var knownDifferences = map[string]string{
+	// Upstream's RawExtension is a struct, so omitempty never drops it: a
+	// row without an object (?includeObject=None) is "object": null
+	// there, and has no "object" in minicp. Clients read both alike.
+	"TableRow.Object": "a row without an object",
+}
+
+type jsonTagWalker struct {
+	t      *testing.T
+	seen   map[reflect.Type]bool
+	fields int
+}
+
+func (w *jsonTagWalker) walk(m, k reflect.Type) {
+	for m.Kind() == k.Kind() && (m.Kind() == reflect.Pointer || m.Kind() == reflect.Slice || m.Kind() == reflect.Map) {
+		m, k = m.Elem(), k.Elem()
+	}
+	if m.Kind() != reflect.Struct || k.Kind() != reflect.Struct || w.seen[m] || !strings.HasPrefix(m.PkgPath(), "github.com/minicp/") {
+		return
+	}
+	w.seen[m] = true
+	var mOrder, kOrder []string
+	for f := range exportedFields(m) {
+		name := m.Name() + "." + f.Name
+		kf, ok := k.FieldByName(f.Name)
+		if !ok || len(kf.Index) != 1 {
+			w.t.Errorf("%s (json %q): Kubernetes' %s has no such field, and would drop it", name, f.Tag.Get("json"), k)
+			continue
+		}
+		w.fields++
+		mOrder = append(mOrder, f.Name)
+		if got, want := jsonTag(f), jsonTag(kf); got != want && knownDifferences[name] == "" {
+			w.t.Errorf("%s: json tag %q, Kubernetes has %q", name, f.Tag.Get("json"), kf.Tag.Get("json"))
+		}
+		if !shapeExceptions[name] {
+			w.walk(f.Type, kf.Type)
+		}
+	}
+	for kf := range exportedFields(k) {
+		if _, ok := m.FieldByName(kf.Name); ok {
+			kOrder = append(kOrder, kf.Name)
+			continue
+		}
+		if !omittedWhenEmpty(kf) {
+			w.t.Errorf("%s.%s (json %q): minicp lacks it, and Kubernetes writes it even when empty", k.Name(), kf.Name, kf.Tag.Get("json"))
+		}
+	}
+	assert.Equal(w.t, kOrder, mOrder, "%s: the fields come in Kubernetes' order", m.Name())
+}
+
+// exportedFields yields the exported fields of struct t, and embedded
+// ones, in declaration order.
+func exportedFields(t reflect.Type) func(yield func(reflect.StructField) bool) {
+	return func(yield func(reflect.StructField) bool) {
+		for i := range t.NumField() {
+			if f := t.Field(i); f.IsExported() && !yield(f) {
+				return
+			}
+		}
+	}
+}
+
+// jsonTag is f's `json` tag as encoding/json reads it, normalized so that
+// two tags compare equal exactly when they encode alike: the name, then
+// the options in order. An embedded struct is inlined whether its tag is
+// `json:""` (upstream's since 1.37) or `json:",inline"` (older, and not
+// an encoding/json option at all), and omitempty never drops a struct
+// value, so both are left out.
+func jsonTag(f reflect.StructField) string {
+	name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+	var kept []string
+	for o := range strings.SplitSeq(opts, ",") {
+		switch {
+		case o == "":
+		case o == "inline" && f.Anonymous && name == "":
+		case o == "omitempty" && f.Type.Kind() == reflect.Struct:
+		default:
+			kept = append(kept, o)
+		}
+	}
+	slices.Sort(kept)
+	return strings.Join(append([]string{name}, kept...), ",")
+}
+
+// omittedWhenEmpty reports whether encoding/json leaves field f out when
+// it holds its zero value.
+func omittedWhenEmpty(f reflect.StructField) bool {
+	_, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+	hasOpt := func(o string) bool { return slices.Contains(strings.Split(opts, ","), o) }
+	if f.Tag.Get("json") == "-" || hasOpt("omitzero") {
+		return true
+	}
+	return hasOpt("omitempty") && f.Type.Kind() != reflect.Struct
+}
