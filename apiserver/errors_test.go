@@ -67,7 +67,7 @@ func TestErrorCodes(t *testing.T) {
 			[]requestOption{withHeader("Content-Type", "application/xml")}, 415, metav1.StatusReasonUnsupportedMediaType},
 		{"failed json patch test", "PATCH", "/api/v1/namespaces/default/pods/exists", `[{"op":"test","path":"/metadata/name","value":"other"}]`,
 			[]requestOption{withHeader("Content-Type", "application/json-patch+json")}, 422, metav1.StatusReasonInvalid},
-		{"protobuf only", "GET", "/api/v1/pods", "", []requestOption{withHeader("Accept", "application/vnd.kubernetes.protobuf")}, 406, metav1.StatusReasonNotAcceptable},
+		{"nothing acceptable", "GET", "/api/v1/pods", "", []requestOption{withHeader("Accept", "text/html")}, 406, metav1.StatusReasonNotAcceptable},
 		{"body too large", "POST", "/api/v1/namespaces/default/pods", big, nil, 413, metav1.StatusReasonRequestEntityTooLarge},
 		{"missing namespace", "POST", "/api/v1/namespaces/nowhere/pods", podJSON("x", nil), nil, 404, metav1.StatusReasonNotFound},
 		{"delete default namespace", "DELETE", "/api/v1/namespaces/default", "", nil, 403, metav1.StatusReasonForbidden},

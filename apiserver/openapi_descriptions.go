@@ -561,6 +561,7 @@ var openAPIDescriptions = map[string]string{
 	"meta/v1.ObjectMeta.UID":                                  "UID is server-set at creation and never changes.",
 	"meta/v1.OwnerReference":                                  "OwnerReference points from a dependent to its owner; the garbage collector deletes dependents whose owners are gone.",
 	"meta/v1.PartialObjectMetadata":                           "PartialObjectMetadata is an object with only its metadata, the default payload of a TableRow.",
+	"meta/v1.PartialObjectMetadataList":                       "PartialObjectMetadataList is a list of objects with only their metadata: what a LIST answers when the client asks for Accept: ...;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1, as client-go's metadata client and controller-runtime's metadata-only cache do, to watch many objects without paying for their specs. Each item has kind PartialObjectMetadata and apiVersion meta.k8s.io/v1.",
 	"meta/v1.Preconditions":                                   "Preconditions must hold for a delete to proceed.",
 	"meta/v1.ResourceScope":                                   "ResourceScope says whether a resource's objects live in a namespace.",
 	"meta/v1.ServerAddressByClientCIDR":                       "ServerAddressByClientCIDR tells clients in a CIDR which address to use.",

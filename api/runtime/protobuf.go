@@ -221,7 +221,7 @@ func decodeTypeMeta(data []byte) (TypeMeta, error) {
 }
 
 // structValue returns the struct obj points to, settable.
-func structValue(obj Object) (reflect.Value, error) {
+func structValue(obj any) (reflect.Value, error) {
 	v := reflect.ValueOf(obj)
 	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
 		return reflect.Value{}, fmt.Errorf("%T is not a non-nil pointer to a struct", obj)

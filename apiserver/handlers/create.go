@@ -13,10 +13,16 @@ import (
 
 // Create serves POST on a collection: decode, mutating admission, then the
 // registry (server-set fields, validation, validating admission, etcd).
-// 201 with the stored object.
+// 201 with the stored object, in the representation the client negotiated
+// before anything was stored.
 func (s *Scope) Create(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	info, _ := request.RequestInfoFrom(ctx)
+	out, err := s.negotiateOutput(r)
+	if err != nil {
+		responsewriters.WriteError(w, r, err)
+		return
+	}
 	obj := s.Store.New()
 	if err := s.decodeBody(w, r, obj); err != nil {
 		responsewriters.WriteError(w, r, err)
@@ -38,11 +44,11 @@ func (s *Scope) Create(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.Logger.DebugContext(ctx, "admitted", "hop", "admission.mutating", "namespace", meta.Namespace, "name", meta.Name)
-	out, err := s.Store.Create(ctx, obj, s.validating(admission.Create, meta.Namespace, meta.Name, dryRun),
+	created, err := s.Store.Create(ctx, obj, s.validating(admission.Create, meta.Namespace, meta.Name, dryRun),
 		registry.CreateOptions{DryRun: dryRun})
 	if err != nil {
 		responsewriters.WriteError(w, r, err)
 		return
 	}
-	s.writeResult(w, r, http.StatusCreated, out)
+	s.writeResult(w, r, out, http.StatusCreated, created)
 }

@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"mime"
 	"net/http"
 	"strings"
 
 	"github.com/minicp/minicp/api/apierrors"
 	"github.com/minicp/minicp/api/runtime"
+	"github.com/minicp/minicp/apiserver/handlers/negotiation"
 	"github.com/minicp/minicp/apiserver/registry"
 )
 
@@ -51,33 +51,14 @@ func readBody(r *http.Request) ([]byte, error) {
 	return data, nil
 }
 
-// checkContentType accepts JSON, YAML and Kubernetes protobuf bodies (the
-// last is what kubectl's typed commands such as `create namespace` send);
-// anything else is 415. It reports whether the body is protobuf.
-func checkContentType(r *http.Request) (protobuf bool, err error) {
-	ct := r.Header.Get("Content-Type")
-	if ct == "" {
-		return false, nil // curl and friends; sniffed by the decoder
-	}
-	mt, _, err := mime.ParseMediaType(ct)
-	if err != nil {
-		return false, apierrors.NewUnsupportedMediaType(ct)
-	}
-	switch mt {
-	case "application/json", "application/yaml", "application/x-yaml", "text/yaml", "*/*":
-		return false, nil
-	case runtime.ContentTypeProtobuf:
-		return true, nil
-	}
-	return false, apierrors.NewUnsupportedMediaType(ct)
-}
-
-// decodeBody reads r's body into a new object of the scope's kind. Unknown
+// decodeBody reads r's body into a new object of the scope's kind, by its
+// Content-Type (negotiation.NegotiateInputSerializer): JSON or YAML, or
+// Kubernetes protobuf, which client-go's typed clients send. Unknown
 // fields are handled by ?fieldValidation: Strict rejects them (400), Warn
 // (the default, as in Kubernetes) drops them with a Warning header, Ignore
 // drops them silently.
 func (s *Scope) decodeBody(w http.ResponseWriter, r *http.Request, into runtime.Object) error {
-	protobuf, err := checkContentType(r)
+	in, err := negotiation.NegotiateInputSerializer(r)
 	if err != nil {
 		return err
 	}
@@ -89,7 +70,7 @@ func (s *Scope) decodeBody(w http.ResponseWriter, r *http.Request, into runtime.
 	if err != nil {
 		return err
 	}
-	if protobuf {
+	if in == negotiation.Protobuf {
 		// Protobuf has no unknown-field report: like Kubernetes, fields the
 		// server does not know are dropped.
 		if err := runtime.DecodeProtobuf(data, into); err != nil {

@@ -10,6 +10,7 @@ import (
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/apiserver/admission"
+	"github.com/minicp/minicp/apiserver/handlers/negotiation"
 	"github.com/minicp/minicp/apiserver/request"
 	"github.com/minicp/minicp/apiserver/responsewriters"
 )
@@ -22,13 +23,18 @@ import (
 func (s *Scope) Delete(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	info, _ := request.RequestInfoFrom(ctx)
+	out, err := s.negotiateOutput(r)
+	if err != nil {
+		responsewriters.WriteError(w, r, err)
+		return
+	}
 	opts, err := s.parseDeleteOptions(r)
 	if err != nil {
 		responsewriters.WriteError(w, r, err)
 		return
 	}
 	dryRun := len(opts.DryRun) > 0
-	out, deleted, err := s.Store.Delete(ctx, info.Namespace, info.Name,
+	obj, deleted, err := s.Store.Delete(ctx, info.Namespace, info.Name,
 		s.validating(admission.Delete, info.Namespace, info.Name, dryRun), opts)
 	if err != nil {
 		responsewriters.WriteError(w, r, err)
@@ -39,8 +45,8 @@ func (s *Scope) Delete(w http.ResponseWriter, r *http.Request) {
 		code = http.StatusAccepted
 	}
 	if deleted && !s.Store.ReturnDeletedObject {
-		meta := metav1.MustAccessor(out)
-		responsewriters.WriteObject(w, r, code, &metav1.Status{
+		meta := metav1.MustAccessor(obj)
+		s.writeResult(w, r, out, code, &metav1.Status{
 			TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
 			Status:   metav1.StatusSuccess,
 			Details: &metav1.StatusDetails{Name: meta.Name, Group: s.Store.Resource.GVR.Group,
@@ -48,7 +54,7 @@ func (s *Scope) Delete(w http.ResponseWriter, r *http.Request) {
 		})
 		return
 	}
-	s.writeResult(w, r, code, out)
+	s.writeResult(w, r, out, code, obj)
 }
 
 // DeleteCollection serves DELETE on a collection: every object matching
@@ -56,6 +62,11 @@ func (s *Scope) Delete(w http.ResponseWriter, r *http.Request) {
 func (s *Scope) DeleteCollection(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	info, _ := request.RequestInfoFrom(ctx)
+	out, err := s.negotiateOutput(r)
+	if err != nil {
+		responsewriters.WriteError(w, r, err)
+		return
+	}
 	opts, err := s.parseDeleteOptions(r)
 	if err != nil {
 		responsewriters.WriteError(w, r, err)
@@ -67,13 +78,13 @@ func (s *Scope) DeleteCollection(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	dryRun := len(opts.DryRun) > 0
-	out, err := s.Store.DeleteCollection(ctx, info.Namespace,
+	list, err := s.Store.DeleteCollection(ctx, info.Namespace,
 		s.validating(admission.Delete, info.Namespace, "", dryRun), opts, listOpts)
 	if err != nil {
 		responsewriters.WriteError(w, r, err)
 		return
 	}
-	s.writeResult(w, r, http.StatusOK, out)
+	s.writeResult(w, r, out, http.StatusOK, list)
 }
 
 // parseDeleteOptions reads DeleteOptions from the body (kubectl sends
@@ -87,11 +98,11 @@ func (s *Scope) parseDeleteOptions(r *http.Request) (*metav1.DeleteOptions, erro
 			return nil, err
 		}
 		if len(bytes.TrimSpace(data)) > 0 {
-			protobuf, err := checkContentType(r)
+			in, err := negotiation.NegotiateInputSerializer(r)
 			if err != nil {
 				return nil, err
 			}
-			if protobuf {
+			if in == negotiation.Protobuf {
 				err = runtime.DecodeProtobuf(data, opts)
 			} else {
 				_, err = runtime.Decode(data, opts)

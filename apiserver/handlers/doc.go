@@ -1,8 +1,12 @@
-// Package handlers serves the verbs of a resource over HTTP: it decodes
-// the request (body, query parameters, content type), runs mutating
-// admission, calls the registry (which validates, runs validating admission
-// and stores), and encodes the answer as JSON, YAML or a Table. Watches are
-// streamed as newline-delimited {"type":...,"object":...} events.
+// Package handlers serves the verbs of a resource over HTTP: it
+// negotiates the answer's representation and serialization first (package
+// negotiation), decodes the request (body by its Content-Type, query
+// parameters), runs mutating admission, calls the registry (which
+// validates, runs validating admission and stores), and encodes the
+// answer: the object, its PartialObjectMetadata(List) or a Table, as
+// JSON, YAML or Kubernetes protobuf. Watches are streamed as
+// newline-delimited JSON {"type":...,"object":...} events or
+// length-prefixed protobuf WatchEvent frames.
 //
 // Seed 002 ("kube-apiserver", steps 1-6): decode, basic validation,
 // admission, storage, response.

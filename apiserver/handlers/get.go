@@ -7,11 +7,17 @@ import (
 	"github.com/minicp/minicp/apiserver/responsewriters"
 )
 
-// Get serves GET on one object, or on its Scale.
+// Get serves GET on one object, or on its Scale, as the object, its
+// PartialObjectMetadata or a Table, in JSON, YAML or protobuf.
 func (s *Scope) Get(w http.ResponseWriter, r *http.Request) {
 	info, _ := request.RequestInfoFrom(r.Context())
+	out, err := s.negotiateOutput(r)
+	if err != nil {
+		responsewriters.WriteError(w, r, err)
+		return
+	}
 	if s.Scale != nil {
-		s.getScale(w, r, info)
+		s.getScale(w, r, info, out)
 		return
 	}
 	obj, err := s.Store.Get(r.Context(), info.Namespace, info.Name)
@@ -19,5 +25,5 @@ func (s *Scope) Get(w http.ResponseWriter, r *http.Request) {
 		responsewriters.WriteError(w, r, err)
 		return
 	}
-	s.writeResult(w, r, http.StatusOK, obj)
+	s.writeResult(w, r, out, http.StatusOK, obj)
 }

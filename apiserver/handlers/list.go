@@ -15,7 +15,9 @@ import (
 	"github.com/minicp/minicp/storage"
 )
 
-// List serves GET on a collection, and hands ?watch=true to Watch.
+// List serves GET on a collection, as the list, its
+// PartialObjectMetadataList or a Table, in JSON, YAML or protobuf; it
+// hands ?watch=true to Watch.
 func (s *Scope) List(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	info, _ := request.RequestInfoFrom(ctx)
@@ -24,8 +26,13 @@ func (s *Scope) List(w http.ResponseWriter, r *http.Request) {
 		responsewriters.WriteError(w, r, err)
 		return
 	}
+	out, err := s.negotiateOutput(r)
+	if err != nil {
+		responsewriters.WriteError(w, r, err)
+		return
+	}
 	if info.Verb == "watch" {
-		s.Watch(w, r, opts)
+		s.Watch(w, r, opts, out)
 		return
 	}
 	list, err := s.Store.List(ctx, info.Namespace, opts)
@@ -33,7 +40,7 @@ func (s *Scope) List(w http.ResponseWriter, r *http.Request) {
 		responsewriters.WriteError(w, r, err)
 		return
 	}
-	s.writeResult(w, r, http.StatusOK, list)
+	s.writeResult(w, r, out, http.StatusOK, list)
 }
 
 // parseListOptions reads the list and watch query parameters, rejecting

@@ -37,6 +37,11 @@ const (
 func (s *Scope) Patch(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	info, _ := request.RequestInfoFrom(ctx)
+	out, err := s.negotiateOutput(r)
+	if err != nil {
+		responsewriters.WriteError(w, r, err)
+		return
+	}
 	ct := r.Header.Get("Content-Type")
 	mt, _, err := mime.ParseMediaType(ct)
 	schema, smpOK := s.strategicMergeSchema()
@@ -132,7 +137,7 @@ func (s *Scope) Patch(w http.ResponseWriter, r *http.Request) {
 		}
 		return obj, nil
 	}
-	s.update(w, r, info, s.admitted(newObj, info, dryRun), dryRun)
+	s.update(w, r, info, out, s.admitted(newObj, info, dryRun), dryRun)
 }
 
 // strategicMergeSchema returns the Go type a strategic merge patch of this

@@ -6,6 +6,7 @@ import (
 	autoscalingv1 "github.com/minicp/minicp/api/autoscaling/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/apiserver/admission"
+	"github.com/minicp/minicp/apiserver/handlers/negotiation"
 	"github.com/minicp/minicp/apiserver/registry"
 	"github.com/minicp/minicp/apiserver/request"
 	"github.com/minicp/minicp/apiserver/responsewriters"
@@ -30,25 +31,25 @@ func (s *Scope) newBody() runtime.Object {
 }
 
 // getScale serves GET on a scale subresource.
-func (s *Scope) getScale(w http.ResponseWriter, r *http.Request, info *request.RequestInfo) {
+func (s *Scope) getScale(w http.ResponseWriter, r *http.Request, info *request.RequestInfo, out negotiation.MediaTypeOptions) {
 	scale, err := s.Scale.Get(r.Context(), info.Namespace, info.Name)
 	if err != nil {
 		responsewriters.WriteError(w, r, err)
 		return
 	}
-	s.writeResult(w, r, http.StatusOK, scale)
+	s.writeResult(w, r, out, http.StatusOK, scale)
 }
 
 // updateScale runs a PUT or PATCH of a scale subresource: newScale (which
 // includes mutating admission) computes the new Scale from the current
 // one, and validating admission sees the new and old Scales. 200 with the
 // Scale of the stored object.
-func (s *Scope) updateScale(w http.ResponseWriter, r *http.Request, info *request.RequestInfo, newScale registry.UpdatedObjectFunc, dryRun bool) {
-	out, err := s.Scale.Update(r.Context(), info.Namespace, info.Name, newScale,
+func (s *Scope) updateScale(w http.ResponseWriter, r *http.Request, info *request.RequestInfo, out negotiation.MediaTypeOptions, newScale registry.UpdatedObjectFunc, dryRun bool) {
+	scale, err := s.Scale.Update(r.Context(), info.Namespace, info.Name, newScale,
 		s.validating(admission.Update, info.Namespace, info.Name, dryRun), registry.UpdateOptions{DryRun: dryRun})
 	if err != nil {
 		responsewriters.WriteError(w, r, err)
 		return
 	}
-	s.writeResult(w, r, http.StatusOK, out)
+	s.writeResult(w, r, out, http.StatusOK, scale)
 }

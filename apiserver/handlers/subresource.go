@@ -26,6 +26,11 @@ type CreateSubresourceFunc struct {
 func (s *Scope) CreateSubresource(w http.ResponseWriter, r *http.Request, fn CreateSubresourceFunc) {
 	ctx := r.Context()
 	info, _ := request.RequestInfoFrom(ctx)
+	out, err := s.negotiateOutput(r)
+	if err != nil {
+		responsewriters.WriteError(w, r, err)
+		return
+	}
 	sub := *s
 	sub.Subresource = info.Subresource
 	body := fn.New()
@@ -52,7 +57,7 @@ func (s *Scope) CreateSubresource(w http.ResponseWriter, r *http.Request, fn Cre
 		responsewriters.WriteError(w, r, err)
 		return
 	}
-	responsewriters.WriteObject(w, r, http.StatusCreated, &metav1.Status{
+	s.writeResult(w, r, out, http.StatusCreated, &metav1.Status{
 		TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
 		Status:   metav1.StatusSuccess,
 		Code:     http.StatusCreated,

@@ -7,6 +7,7 @@ import (
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/apiserver/admission"
+	"github.com/minicp/minicp/apiserver/handlers/negotiation"
 	"github.com/minicp/minicp/apiserver/registry"
 	"github.com/minicp/minicp/apiserver/request"
 	"github.com/minicp/minicp/apiserver/responsewriters"
@@ -19,6 +20,11 @@ import (
 func (s *Scope) Update(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	info, _ := request.RequestInfoFrom(ctx)
+	out, err := s.negotiateOutput(r)
+	if err != nil {
+		responsewriters.WriteError(w, r, err)
+		return
+	}
 	body := s.newBody()
 	if err := s.decodeBody(w, r, body); err != nil {
 		responsewriters.WriteError(w, r, err)
@@ -32,7 +38,7 @@ func (s *Scope) Update(w http.ResponseWriter, r *http.Request) {
 	newObj := func(ctx context.Context, old runtime.Object) (runtime.Object, error) {
 		return body.DeepCopyObject(), nil
 	}
-	s.update(w, r, info, s.admitted(newObj, info, dryRun), dryRun)
+	s.update(w, r, info, out, s.admitted(newObj, info, dryRun), dryRun)
 }
 
 // admitted wraps an UpdatedObjectFunc with mutating admission, so admission
@@ -58,13 +64,13 @@ func (s *Scope) admitted(newObj registry.UpdatedObjectFunc, info *request.Reques
 	}
 }
 
-// update runs the registry update and writes the result.
-func (s *Scope) update(w http.ResponseWriter, r *http.Request, info *request.RequestInfo, newObj registry.UpdatedObjectFunc, dryRun bool) {
+// update runs the registry update and writes the result as out says.
+func (s *Scope) update(w http.ResponseWriter, r *http.Request, info *request.RequestInfo, out negotiation.MediaTypeOptions, newObj registry.UpdatedObjectFunc, dryRun bool) {
 	if s.Scale != nil {
-		s.updateScale(w, r, info, newObj, dryRun)
+		s.updateScale(w, r, info, out, newObj, dryRun)
 		return
 	}
-	out, created, err := s.Store.Update(r.Context(), info.Namespace, info.Name, newObj,
+	stored, created, err := s.Store.Update(r.Context(), info.Namespace, info.Name, newObj,
 		s.validating(admission.Create, info.Namespace, info.Name, dryRun),
 		s.validating(admission.Update, info.Namespace, info.Name, dryRun),
 		registry.UpdateOptions{DryRun: dryRun})
@@ -76,5 +82,5 @@ func (s *Scope) update(w http.ResponseWriter, r *http.Request, info *request.Req
 	if created {
 		code = http.StatusCreated
 	}
-	s.writeResult(w, r, code, out)
+	s.writeResult(w, r, out, code, stored)
 }
