@@ -14,6 +14,7 @@ import (
 	"time"
 
 	corev1 "github.com/minicp/minicp/api/core/v1"
+	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/kubelet/cri"
 )
 
@@ -87,6 +88,14 @@ func (k *Kubelet) serveContainerLogs(w http.ResponseWriter, r *http.Request) {
 		pod = latest
 	}
 	id, err := logContainerID(pod, container, previous)
+	if err != nil {
+		// The informer's copy may not have the status this kubelet wrote
+		// a moment ago (a pod that just finished): ask the API server
+		// before saying the container has not run.
+		if fresh, gerr := k.cs.Pods(ns).Get(r.Context(), podName, client.GetOptions{}); gerr == nil && fresh.UID == pod.UID {
+			id, err = logContainerID(fresh, container, previous)
+		}
+	}
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
