@@ -9,7 +9,7 @@ import (
 	"github.com/minicp/minicp/storage/storagetest"
 )
 
-// TestHandlerChainOrder pins the request path of seed 001: who a caller is
+// TestHandlerChainOrder pins the request path of Kubernetes' design: who a caller is
 // is known before it is audited, audited before it is authorized, and
 // authorized before any limit or handler sees the request.
 func TestHandlerChainOrder(t *testing.T) {

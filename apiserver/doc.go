@@ -1,8 +1,8 @@
 // Package apiserver is minicp's kube-apiserver: the only component that
 // talks to etcd, serving the Kubernetes REST API over HTTP.
 //
-// A request passes, in order (seed 001, "How the API Server Processes the
-// requests"; seed 002, "kube-apiserver"):
+// A request passes, in order (Kubernetes' design, "How the API Server Processes the
+// requests"; Kubernetes' design, "kube-apiserver"):
 //
 //	panic recovery -> request info -> authentication -> audit ->
 //	authorization -> limits -> router -> decode -> mutating admission ->

@@ -104,7 +104,7 @@ func (s *Server) InstallResource(r Resource) error {
 	var cacher *watchcache.Cacher
 	if !s.watchCacheDisabled {
 		// One Cacher per resource: one etcd watch, however many clients
-		// watch (seed 004). The registry writes through it to etcd.
+		// watch. The registry writes through it to etcd.
 		cacher, err = watchcache.New(watchcache.Options{
 			Storage:           etcdStore,
 			ResourcePrefix:    rs.KeyRoot(),

@@ -25,9 +25,9 @@
 //     directly: the whole handler chain runs, without TCP or TLS;
 //   - Backoff, minicp's one jittered, capped backoff, and RetryOnConflict.
 //
-// Seed 004 ("list-watch mechanism") describes what the client speaks: LIST
+// Kubernetes' design ("list-watch mechanism") describes what the client speaks: LIST
 // over short HTTP requests, WATCH over a long-lived one whose body is a
-// stream of events. Seed 001 ("The HTTP Interface of the API Server")
+// stream of events. Kubernetes' design ("The HTTP Interface of the API Server")
 // describes the paths: /api/v1/namespaces/{ns}/{resource}/{name}.
 //
 // Upstream: k8s.io/client-go/rest, k8s.io/client-go/kubernetes,

@@ -22,9 +22,9 @@
 //   - workqueue (informer/workqueue): the rate-limited queue of keys
 //     controllers process.
 //
-// Seed 004 ("list-watch mechanism") says why: Kubernetes has no message
+// Kubernetes' design ("list-watch mechanism") says why: Kubernetes has no message
 // queue; components are level-triggered, and list-watch is the only
-// messaging between them. Seed 001 ("The Control Loop", "Informers") says
+// messaging between them. Kubernetes' design ("The Control Loop", "Informers") says
 // what controllers need: event-driven reads of the desired state, and a
 // periodic resync that re-delivers everything so the cached state and the
 // world do not drift apart.

@@ -41,8 +41,8 @@
 // (per-node, per-plugin scores) from the framework, and "scheduler.bind"
 // from the binding cycle.
 //
-// It implements the scheduler of seed 002 ("Control loops": "predicate and
-// priority functions") and seed 004 ("Scheduler listens through the watch
+// It implements the scheduler of Kubernetes' design ("Control loops": "predicate and
+// priority functions") and Kubernetes' design ("Scheduler listens through the watch
 // interface of API server ... After successful scheduling, the pod is
 // bound to specific nodes").
 //

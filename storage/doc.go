@@ -21,6 +21,6 @@
 // Package storagetest has the shared test etcd and the conformance suite
 // every Interface implementation runs.
 //
-// Seed 002 ("kube-apiserver", steps 4 and 5) and seed 001 ("How the API
+// Kubernetes' design ("kube-apiserver", steps 4 and 5) and Kubernetes' design ("How the API
 // Server Processes the requests", the last hop: persisting to etcd).
 package storage

@@ -3,7 +3,7 @@
 // GET at resourceVersion "0", from memory, so that no client watch and no
 // rv=0 list reaches etcd.
 //
-// On the watch path (seed 004, "list-watch mechanism", steps 3 and 4):
+// On the watch path :
 //
 //	etcd ──one watch──▶ reflector ──▶ watchCache ──incoming──▶ dispatcher ──▶ cacheWatcher ×N ──▶ clients
 //	                    (list+watch)   ring buffer + store      (indexed        input → filter → result
@@ -39,7 +39,7 @@
 // at resourceVersion "0" or NotOlderThan) are shared with it and with every
 // other caller: they must not be modified (DeepCopyObject first).
 //
-// Upstream: k8s.io/apiserver/pkg/storage/cacher. Seed 004 ("An article
+// Upstream: k8s.io/apiserver/pkg/storage/cacher. Kubernetes' design ("An article
 // takes you through the communication mechanism between components of
 // kubernetes": Cacher, watchCache, cacheWatcher).
 package watchcache

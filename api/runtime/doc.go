@@ -5,7 +5,7 @@
 // protobuf (the k8s\x00 envelope around messages laid out by the types'
 // protobuf tags).
 //
-// Seed 001 ("Scheme", "Kinds and Resources") describes the terms: a kind is
+// Kubernetes' design ("Scheme", "Kinds and Resources") describes the terms: a kind is
 // a Go type, a resource is a set of HTTP paths, and the Scheme keeps track of
 // which Go type corresponds to a given GVK. Routing and discovery in the API
 // server both read the resources registered here, so the two never disagree.

@@ -11,7 +11,7 @@
 // server calls the kind functions after defaulting (corev1.SetDefaults), so
 // they expect defaulted objects: a missing restartPolicy is an error here.
 //
-// Seed 002 ("kube-apiserver": "perform basic validation") and seed 001
+// Kubernetes' design ("kube-apiserver": "perform basic validation") and Kubernetes' design
 // ("How the API Server Processes the requests": schema validation before
 // validating admission) place it on the request path.
 //

@@ -1,8 +1,8 @@
 // Package admission runs the admission plugins of the request path: after
 // authorization, mutating plugins may change the object (Admit); after
 // schema validation, validating plugins may only reject it (Validate).
-// Seed 001: "authn & authz -> Mutating admission -> Object schema
-// validation -> Validating admission -> Persisting to etcd"; seed 002:
+// Kubernetes' design: "authn & authz -> Mutating admission -> Object schema
+// validation -> Validating admission -> Persisting to etcd"; Kubernetes' design:
 // "admission controllers intercept the request to ensure that it matches
 // the wider expectations and rules of the cluster".
 //

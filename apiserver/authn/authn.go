@@ -1,5 +1,5 @@
 // Package authn establishes who made a request: the first hop of the
-// request path in seed 001 ("authn & authz") and seed 002 ("the API server
+// request path in Kubernetes' design ("authn & authz") and Kubernetes' design ("the API server
 // needs to be able to verify that the requester is who they say they are").
 //
 // Upstream: k8s.io/apiserver/pkg/authentication.

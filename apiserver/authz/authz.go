@@ -1,6 +1,6 @@
 // Package authz decides whether an authenticated user may do what a
-// request asks: the second hop of the request path (seed 001: "authn &
-// authz"; seed 002: "authorization is focused on answering whether a user
+// request asks: the second hop of the request path (Kubernetes' design: "authn &
+// authz"; Kubernetes' design: "authorization is focused on answering whether a user
 // has permission").
 //
 // Upstream: k8s.io/apiserver/pkg/authorization/authorizer.

@@ -5,8 +5,8 @@
 //	panic recovery -> request info -> authentication -> audit ->
 //	authorization -> limits -> (router: admission, validation, storage)
 //
-// which is the request path of seed 001 ("API HTTP handler -> authn & authz
-// -> Mutating admission -> ...") and seed 002 ("kube-apiserver").
+// which is the request path of Kubernetes' design ("API HTTP handler -> authn & authz
+// -> Mutating admission -> ...") and Kubernetes' design ("kube-apiserver").
 //
 // Upstream: k8s.io/apiserver/pkg/endpoints/filters and pkg/server/filters.
 package filters

@@ -8,7 +8,7 @@
 // newline-delimited JSON {"type":...,"object":...} events or
 // length-prefixed protobuf WatchEvent frames.
 //
-// Seed 002 ("kube-apiserver", steps 1-6): decode, basic validation,
+// Kubernetes' design ("kube-apiserver", steps 1-6): decode, basic validation,
 // admission, storage, response.
 //
 // Upstream: k8s.io/apiserver/pkg/endpoints/handlers.

@@ -4,7 +4,7 @@
 // right moment, and is the only place that translates storage errors into
 // Status errors.
 //
-// In seed 002's words: "a POST handler is registered, which in turn will
+// In Kubernetes' words: "a POST handler is registered, which in turn will
 // delegate to a create resource handler ... basic validation ... the
 // resource will be saved to etcd by delegating to the storage provider".
 //

@@ -9,7 +9,7 @@
 // ResourceForKind). The builder collects mistakes (For twice, an unknown
 // type) and Complete returns the first; it never panics.
 //
-// Seed 003 ("Kubernetes Controllers", the Job example) is the pattern
+// Kubernetes' design ("Kubernetes Controllers", the Job example) is the pattern
 // For/Owns encodes: the job controller reconciles Jobs and watches the
 // pods it created through their owner references.
 //

@@ -10,7 +10,7 @@
 // of pods. ListerFor[T] gives typed, read-only access to the cached
 // objects, which is what a Reconciler reads instead of the API server.
 //
-// Seed 001 ("Informers") says why controllers read a cache: it is kept in
+// Kubernetes' design ("Informers") says why controllers read a cache: it is kept in
 // step by watches, is cheap to read, and is resynced periodically so the
 // cached state and the world do not drift.
 //

@@ -15,7 +15,7 @@
 // reconciled again afterwards; errors are retried with per-object
 // exponential backoff; a panic is recovered into an error.
 //
-// Seed 001 ("The Control Loop") is what each worker runs.
+// Kubernetes' design ("The Control Loop") is what each worker runs.
 //
 // Upstream: sigs.k8s.io/controller-runtime/pkg/controller.
 package controller

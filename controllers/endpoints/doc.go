@@ -30,7 +30,7 @@
 // start, Endpoints left over from Services deleted while the controller
 // was down are found and deleted.
 //
-// Seed 000 (an outside request reaching an operator: DNS -> TCP/IP ->
+// Kubernetes' design (an outside request reaching an operator: DNS -> TCP/IP ->
 // Service -> the operator pod) is the path these Endpoints serve: the
 // Service's virtual IP is forwarded to the addresses written here.
 //

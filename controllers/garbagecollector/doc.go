@@ -40,7 +40,7 @@
 // live answer, never from the cache alone: an owner is absent only when a
 // GET says so, or returns another uid.
 //
-// Seed 002 ("Control loops": Deployment -> ReplicaSet -> Pod, "object
+// Kubernetes' design ("Control loops": Deployment -> ReplicaSet -> Pod, "object
 // hierarchies through Owner References") describes the chain whose
 // cleanup this is.
 //

@@ -16,7 +16,7 @@
 // queue folds the same Request from many events into one reconcile.
 // Handlers are called from informer goroutines and must not block.
 //
-// Seed 003 ("Kubernetes Controllers") describes why owners are enqueued:
+// Kubernetes' design ("Kubernetes Controllers") describes why owners are enqueued:
 // a controller watches the objects it created (a Job's pods) and reacts to
 // their changes by reconciling the owner.
 //

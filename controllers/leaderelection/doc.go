@@ -20,7 +20,7 @@
 // so of two candidates racing for one Lease the API server lets exactly
 // one win (409 Conflict for the other).
 //
-// Seed 003 and DESIGN.md ("several API servers on one etcd cluster,
+// Kubernetes' design and DESIGN.md ("several API servers on one etcd cluster,
 // leader-elected controller-manager and scheduler") say why: controllers
 // assume they are the only writer of what they manage.
 //

@@ -19,8 +19,8 @@
 //     several the leader;
 //   - controllers/healthz: /healthz and /readyz.
 //
-// Seed 003 ("Custom Resources + Custom Controllers = Operators") and the
-// operator shape of seed 001 describe what runs here: watch through the
+// Kubernetes' design ("Custom Resources + Custom Controllers = Operators") and the
+// operator shape of Kubernetes' design describe what runs here: watch through the
 // API server, compare desired with current state, act, repeat.
 //
 // Upstream: sigs.k8s.io/controller-runtime/pkg/manager.

@@ -27,7 +27,7 @@
 // the Manager's cache, which resources exist through discovery (read at
 // every pass), and their objects through the generic client.
 //
-// Seed 004 lists the controller-manager's controllers; this is the one
+// Kubernetes' design lists the controller-manager's controllers; this is the one
 // that makes a namespace's deletion cascade to its content.
 //
 // Upstream: k8s.io/kubernetes/pkg/controller/namespace and its deletion

@@ -18,7 +18,7 @@
 //   - Result{Requeue: true}: retried with backoff, without an error;
 //   - Result{}: done until the next event.
 //
-// Seed 001 ("The Control Loop") and seed 003 ("Kubernetes Controllers")
+// Kubernetes' design ("The Control Loop") and Kubernetes' design ("Kubernetes Controllers")
 // describe the loop: read the state, change the world, update status,
 // repeat.
 //

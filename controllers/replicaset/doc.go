@@ -3,7 +3,7 @@
 // template when there are too few and deleting the least useful ones when
 // there are too many, and reports what it sees in the ReplicaSet's status.
 //
-// It is the second control loop of seed 002 ("deployments controller ->
+// It is the second control loop of Kubernetes' design ("deployments controller ->
 // replicaSets controller -> informers -> scheduler"): the Deployment
 // controller writes ReplicaSets, this controller turns them into Pods
 // with an ownerReference back to their ReplicaSet, and the scheduler and

@@ -9,7 +9,7 @@
 // accounts (a deletion enqueues its namespace), reads both through the
 // Manager's cache, and writes only creates through the API server.
 //
-// Seed 004 lists the "service account and token controller" among the
+// Kubernetes' design lists the "service account and token controller" among the
 // controller-manager's controllers; this is its service account half
 // (minicp issues no token secrets).
 //

@@ -1,4 +1,4 @@
-// Command job-flow plays the Job slide of seed 003 on a fresh minicp
+// Command job-flow plays the Job slide of Kubernetes' design on a fresh minicp
 // cluster and prints its seven steps, in order, for two Jobs:
 //
 //  1. a Job is created through the API server,

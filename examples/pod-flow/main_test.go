@@ -17,7 +17,7 @@ import (
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m, storagetest.LeakOptions()...) }
 
 // TestPodFlow runs the example and checks the hops come in the order of
-// the seeds' pod creation flow.
+// Kubernetes' pod creation flow.
 func TestPodFlow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("scenario test")

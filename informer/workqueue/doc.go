@@ -21,7 +21,7 @@
 // quit { return } ... q.Done(key) }`, and the owner calls ShutDown when its
 // ctx ends.
 //
-// Seed 001 ("The Control Loop") describes the loop this queue feeds: read
+// Kubernetes' design ("The Control Loop") describes the loop this queue feeds: read
 // the state (event-driven), change the world, update status, repeat.
 //
 // Upstream: k8s.io/client-go/util/workqueue.

@@ -1,7 +1,7 @@
 // Package cri is the Container Runtime Interface as minicp's kubelet uses
 // it: the calls the kubelet's pod workers make to run a pod on a node.
 //
-// Seed 002 ("kubelet: pod sync, CRI and pause containers, CNI") describes
+// Kubernetes' design ("kubelet: pod sync, CRI and pause containers, CNI") describes
 // the order: for a pod bound to its node, the kubelet
 //
 //  1. pulls the pod's images (ImageManagerService.PullImage);

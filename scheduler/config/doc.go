@@ -5,7 +5,7 @@
 // rejecting unknown fields, then fills the defaults and validates it;
 // Default returns the configuration used when there is no file.
 //
-// This is the modern form of seed 002's --policy-config-file, through
+// This is the modern form of Kubernetes' --policy-config-file, through
 // which "both predicate and priority functions are extensible". Upstream
 // replaced that Policy file (removed in v1.23) with these profiles: the
 // old predicates became Filter plugins and the old priorities, with their

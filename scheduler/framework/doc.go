@@ -25,7 +25,7 @@
 // fan-out: feasible nodes keep their input order and ties are broken only
 // by the caller's *rand.Rand.
 //
-// It implements the "predicates and priorities" of seed 002 ("Control
+// It implements the "predicates and priorities" of Kubernetes' design ("Control
 // loops", the scheduler paragraph); the plugins themselves live in
 // scheduler/plugins and the configuration file (the modern form of the
 // seed's --policy-config-file) in scheduler/config.

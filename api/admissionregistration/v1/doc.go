@@ -11,7 +11,7 @@
 // MutatingAdmissionPolicy and their bindings), which need CEL, are not
 // here.
 //
-// Seed 001 places webhooks on the request path: "Mutating admission ->
+// Kubernetes' design places webhooks on the request path: "Mutating admission ->
 // Object schema validation -> Validating admission". The plugins that call
 // them live in apiserver/admission/webhook; this package is only the API.
 //

@@ -32,7 +32,7 @@
 // dots): the compat/apiextensions module runs the same tables through
 // upstream and compares.
 //
-// Seed 002 ("CustomResourceDefinition") and seed 001 (schema validation
+// Kubernetes' design ("CustomResourceDefinition") and Kubernetes' design (schema validation
 // before validating admission) place it on the request path.
 //
 // Upstream: k8s.io/apiextensions-apiserver/pkg/apiserver/schema (and its

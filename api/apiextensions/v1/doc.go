@@ -13,7 +13,7 @@
 //
 // The schema engine that validates, defaults and prunes custom resources
 // against a CRD's schema lives in api/apiextensions/schema; this package
-// is only the API. Seed 002 ("CustomResourceDefinition") and the CRD and
+// is only the API. Kubernetes' design ("CustomResourceDefinition") and the CRD and
 // operator seed describe what CRDs are for.
 //
 // Upstream: k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1.

@@ -13,9 +13,9 @@
 // writes, empty structs ("status": {}, "resources": {}) and null times
 // included; compat/wire checks it.
 //
-// Seed 001 ("API Terminology", "Kinds and Resources") describes what these
+// Kubernetes' design ("API Terminology", "Kinds and Resources") describes what these
 // are: kinds are Go types, persisted as objects and listed as lists, served
-// by resources registered in the Scheme. Seed 002 follows a Pod from
+// by resources registered in the Scheme. Kubernetes' design follows a Pod from
 // kubectl through the API server to the scheduler (Binding) and the kubelet
 // (PodStatus), with Events recording each step.
 //

@@ -5,7 +5,7 @@
 // webhooks of the ValidatingWebhookConfigurations in parallel and rejects
 // the request if any of them denies it.
 //
-// On the request path (seed 001: "Mutating admission -> Object schema
+// On the request path (Kubernetes' design: "Mutating admission -> Object schema
 // validation -> Validating admission") Mutating runs after the built-in
 // mutating plugins and before the registry validates the object;
 // Validating runs after the registry's validation and NamespaceLifecycle,

@@ -12,7 +12,7 @@
 // say what they can produce through EndpointRestrictions; errors, which
 // are never transformed, use DefaultEndpointRestrictions.
 //
-// Seed 002 ("kube-apiserver", step 1 and the response): decoding the
+// Kubernetes' design ("kube-apiserver", step 1 and the response): decoding the
 // request and encoding the answer.
 //
 // Upstream: k8s.io/apiserver/pkg/endpoints/handlers/negotiation.

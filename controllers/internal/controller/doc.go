@@ -8,7 +8,7 @@
 //
 //	source -> handler -> queue.Add -> worker: queue.get -> Reconcile -> queue.done
 //
-// Seed 001 ("The Control Loop") is the loop each worker runs; seed 003
+// Kubernetes' design ("The Control Loop") is the loop each worker runs; Kubernetes' design
 // ("Kubernetes Controllers") the reason it is level-triggered.
 //
 // Upstream: sigs.k8s.io/controller-runtime/pkg/internal/controller.

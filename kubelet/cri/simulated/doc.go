@@ -2,7 +2,7 @@
 // implementation of cri.RuntimeService and cri.ImageManagerService whose
 // containers behave like the images they name, without Linux namespaces,
 // cgroups or an image registry. The kubelet's pod workers call it where a
-// real kubelet calls containerd over gRPC (seed 002, "CRI and pause
+// real kubelet calls containerd over gRPC (Kubernetes' design, "CRI and pause
 // containers"; "CNI and pod networking").
 //
 // # What a container does

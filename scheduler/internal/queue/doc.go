@@ -22,7 +22,7 @@
 // the cycle (and its binding) calls Done. Run moves pods whose backoff or
 // five minutes ran out, on timers of the injected clock.
 //
-// It implements the scheduler's part of seed 004's "Scheduler listens
+// It implements the scheduler's part of Kubernetes' "Scheduler listens
 // through the watch interface of API server. After listening to a new copy
 // of pod, Scheduler ... starts to perform Pod scheduling."
 //
