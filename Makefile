@@ -1,7 +1,7 @@
 # minicp: the two commands a newcomer needs are `make run` and `make test`.
 GO ?= go
 
-.PHONY: build test run bench vet compat
+.PHONY: build test run bench vet tidy compat
 
 build:
 	$(GO) build ./...
@@ -9,10 +9,17 @@ build:
 vet:
 	$(GO) vet ./...
 
+# tidy fails when go.mod or go.sum of the library or of a compat module is
+# not what `go mod tidy` would write, so a dependency nobody uses, or one
+# marked indirect that the code imports, cannot creep in.
+tidy:
+	$(GO) mod tidy -diff
+	for m in compat/*/; do (cd $$m && $(GO) mod tidy -diff) || exit 1; done
+
 # CI runs exactly this (see .ci/run). The compat modules check wire
 # compatibility against the real Kubernetes libraries, which the library
 # itself never imports.
-test: vet
+test: tidy vet
 	$(GO) test -race -count=1 ./...
 	$(GO) test -race -count=1 -parallel=20 -run TestManyClustersOnOneEtcd ./cluster/clustertest/
 	cd compat/protobuf && $(GO) vet ./... && $(GO) test -count=1 ./...
