@@ -1,7 +1,6 @@
 package nodelifecycle_test
 
 import (
-	"os"
 	"testing"
 	"time"
 
@@ -209,13 +208,6 @@ func TestTaintEviction(t *testing.T) {
 func TestNodeThatNeverPosted(t *testing.T) {
 	if testing.Short() {
 		t.Skip("scenario test")
-	}
-	if os.Getenv("MINICP_KNOWN_FLAKES") == "" {
-		// Known defect, open in the session 2 closing note: in about 1 run
-		// in 6 the never-posted node is judged Unknown and tainted
-		// NoSchedule but never NoExecute, however long the clock runs.
-		// Run it with MINICP_KNOWN_FLAKES=1 to chase it.
-		t.Skip("known flaky: a never-posted node sometimes never gets its NoExecute taint (MINICP_KNOWN_FLAKES=1 runs it)")
 	}
 	e := newEnv(t, func(e *env) {
 		e.createNode("up")
