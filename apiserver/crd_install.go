@@ -26,6 +26,16 @@ func (s *Server) installCRD(crd *apiextensionsv1.CustomResourceDefinition) ([]ru
 			storageVersion = v.Name
 		}
 	}
+	// One server-side apply schema for all served versions, so that the
+	// managers of one version are compared at another.
+	applySchemas := map[string]map[string]any{}
+	for _, v := range crd.Spec.Versions {
+		if v.Served {
+			gvk := runtime.GroupVersionKind{Group: crd.Spec.Group, Version: v.Name, Kind: names.Kind}
+			applySchemas[openAPISchemaName(gvk)] = customResourceOpenAPISchema(schemaMap(v), gvk)
+		}
+	}
+	typeConverter := customResourceTypeConverter(applySchemas)
 	var served []runtime.GroupVersionResource
 	for _, v := range crd.Spec.Versions {
 		if !v.Served {
@@ -68,6 +78,7 @@ func (s *Server) installCRD(crd *apiextensionsv1.CustomResourceDefinition) ([]ru
 			CRD:       crd.Name,
 		}
 		r.OpenAPISchema = customResourceOpenAPISchema(schemaMap(v), info.GVK())
+		r.TypeConverter = typeConverter
 		if subresources.Status != nil {
 			r.UpdateSubresources = map[string]registry.Strategy{"status": customresource.StatusStrategy{Strategy: strategy}}
 		}

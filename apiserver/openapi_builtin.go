@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"encoding/json"
+	"maps"
 	"reflect"
 	"strings"
 
@@ -102,6 +103,14 @@ func (b *definitionBuilder) define(t reflect.Type) string {
 	props := map[string]any{}
 	var required []any
 	b.addFields(t, props, &required)
+	for prop, markers := range openAPIMarkers[name] {
+		if p, ok := props[prop].(map[string]any); ok {
+			maps.Copy(p, markers)
+		}
+	}
+	if openAPIAtomicStructs[name] {
+		def["x-kubernetes-map-type"] = "atomic"
+	}
 	if len(props) > 0 {
 		def["properties"] = props
 	}

@@ -44,7 +44,7 @@ func TestOpenAPIBuiltinSchemaTypes(t *testing.T) {
 		{core + "PodSpec", "priority", map[string]any{"type": "integer", "format": "int32"}},
 		{core + "PodSpec", "terminationGracePeriodSeconds", map[string]any{"type": "integer", "format": "int64"}},
 		{core + "PodSpec", "hostNetwork", map[string]any{"type": "boolean"}},
-		{core + "PodSpec", "nodeSelector", map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string"}}},
+		{core + "PodSpec", "nodeSelector", map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "string"}, "x-kubernetes-map-type": "atomic"}},
 		{core + "PodSpec", "overhead", map[string]any{"type": "object", "additionalProperties": v3("io.k8s.apimachinery.pkg.api.resource.Quantity")}},
 		{core + "PodSpec", "containers", map[string]any{
 			"type": "array", "items": v3(core + "Container"),
@@ -59,7 +59,7 @@ func TestOpenAPIBuiltinSchemaTypes(t *testing.T) {
 		{core + "HTTPGetAction", "port", v3("io.k8s.apimachinery.pkg.util.intstr.IntOrString")},
 		{meta + "ObjectMeta", "creationTimestamp", map[string]any{"allOf": []any{v3(meta + "Time")}}},
 		{meta + "ObjectMeta", "finalizers", map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "x-kubernetes-patch-strategy": "merge"}},
-		{meta + "ManagedFieldsEntry", "fieldsV1", map[string]any{"type": "object"}},
+		{meta + "ManagedFieldsEntry", "fieldsV1", v3(meta + "FieldsV1")},
 		{"io.k8s.api.apps.v1.DeploymentSpec", "strategy", map[string]any{"allOf": []any{v3("io.k8s.api.apps.v1.DeploymentStrategy")}, "x-kubernetes-patch-strategy": "retainKeys"}},
 	}
 	b := newDefinitionBuilder(openAPIV3)

@@ -23,6 +23,8 @@ func specialOpenAPISchema(t reflect.Type, flavor openAPIFlavor) (map[string]any,
 	switch t {
 	case reflect.TypeFor[metav1.Time](), reflect.TypeFor[metav1.MicroTime]():
 		s = map[string]any{"type": "string", "format": "date-time"}
+	case reflect.TypeFor[metav1.FieldsV1]():
+		s = map[string]any{"type": "object"}
 	case reflect.TypeFor[apiresource.Quantity]():
 		s = map[string]any{"oneOf": []any{map[string]any{"type": "string"}, map[string]any{"type": "number"}}}
 		if flavor == openAPIV2 {

@@ -115,14 +115,3 @@ func TestStrategicMergePatchErrors(t *testing.T) {
 	p := s.mustDo(http.StatusOK, "GET", "/api/v1/namespaces/default/pods/web", "").pod(t)
 	assert.Len(t, p.Spec.Containers, 2)
 }
-
-func TestServerSideApplyIsUnsupported(t *testing.T) {
-	s := newTestServer(t)
-	s.createPod("web", nil)
-	r := s.mustDo(http.StatusUnsupportedMediaType, "PATCH", "/api/v1/namespaces/default/pods/web?fieldManager=kubectl",
-		"apiVersion: v1\nkind: Pod\n", withHeader("Content-Type", "application/apply-patch+yaml"))
-	st := r.status(t)
-	assert.Equal(t, metav1.StatusReasonUnsupportedMediaType, st.Reason)
-	assert.Contains(t, st.Message, "server-side apply")
-	assert.Contains(t, st.Message, "application/strategic-merge-patch+json", "the message lists what is accepted")
-}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/minicp/minicp/api/apierrors"
 	"github.com/minicp/minicp/api/runtime"
+	"github.com/minicp/minicp/apiserver/fieldmanager"
 	"github.com/minicp/minicp/apiserver/handlers"
 	"github.com/minicp/minicp/apiserver/registry"
 	"github.com/minicp/minicp/apiserver/request"
@@ -48,6 +49,9 @@ type Resource struct {
 	// OpenAPISchema is the kind's OpenAPI v3 schema, published under
 	// /openapi/v3 for kubectl explain. Optional.
 	OpenAPISchema map[string]any
+	// TypeConverter returns the server-side apply schema of the kind.
+	// Defaults to the one built from the kind's Go type.
+	TypeConverter func() (*fieldmanager.TypeConverter, error)
 }
 
 // resource is an installed Resource.
@@ -124,7 +128,8 @@ func (s *Server) InstallResource(r Resource) error {
 	if tables == nil {
 		tables = defaultTables
 	}
-	scope := &handlers.Scope{Store: rs, Admission: s.admission, Tables: rowObjectKinds{tables, s.scheme}, Clock: s.clock, Logger: s.log}
+	scope := &handlers.Scope{Store: rs, Admission: s.admission, Tables: rowObjectKinds{tables, s.scheme}, Clock: s.clock, Logger: s.log,
+		FieldManager: s.newFieldManager(r, "")}
 	installed := &resource{info: r.Info, scope: scope, update: map[string]*handlers.Scope{},
 		create: r.CreateSubresources, createOverride: r.CreateOverride, cacher: cacher,
 		warnings: r.Warnings, crd: r.CRD, openAPISchema: r.OpenAPISchema}
@@ -132,6 +137,7 @@ func (s *Server) InstallResource(r Resource) error {
 		sub := *scope
 		sub.Store = rs.WithStrategy(st)
 		sub.Subresource = name
+		sub.FieldManager = s.newFieldManager(r, name)
 		installed.update[name] = &sub
 	}
 	s.mu.Lock()

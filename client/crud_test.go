@@ -88,8 +88,8 @@ func TestPatch(t *testing.T) {
 			{name: "strategic merge", pt: client.StrategicMergePatchType,
 				patch: `{"spec":{"containers":[{"name":"c","image":"busybox:2"}]}}`,
 				check: func(t *testing.T, p *corev1.Pod) { assert.Equal(t, "busybox:2", p.Spec.Containers[0].Image) }},
-			{name: "server-side apply", pt: "application/apply-patch+yaml", patch: `{}`,
-				errIs: apierrors.IsUnsupportedMediaType},
+			{name: "server-side apply without a field manager", pt: client.ApplyPatchType, patch: `{}`,
+				errIs: apierrors.IsInvalid},
 		}
 		for _, tc := range tests {
 			t.Run(tc.name, func(t *testing.T) {
@@ -102,6 +102,22 @@ func TestPatch(t *testing.T) {
 				tc.check(t, p)
 			})
 		}
+		// Server-side apply: the applied labels are owned by "tester", so
+		// another manager changing one conflicts unless it forces.
+		apply := func(manager, labels string, force bool) (*corev1.Pod, error) {
+			return pods.Patch(ctx, "p", client.ApplyPatchType,
+				[]byte(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","labels":`+labels+`}}`),
+				client.WriteOptions{FieldManager: manager, Force: force})
+		}
+		p, err := apply("tester", `{"applied":"yes"}`, false)
+		require.NoError(t, err, "apply as tester")
+		assert.Equal(t, "yes", p.Labels["applied"])
+		_, err = apply("other", `{"applied":"no"}`, false)
+		assert.True(t, apierrors.IsConflict(err), "apply of tester's label by other: %v", err)
+		p, err = apply("other", `{"applied":"no"}`, true)
+		require.NoError(t, err, "forced apply as other")
+		assert.Equal(t, "no", p.Labels["applied"])
+
 		_, err = pods.Patch(ctx, "missing", client.MergePatchType, []byte(`{}`), client.WriteOptions{})
 		assert.True(t, apierrors.IsNotFound(err), "Patch of a missing pod: %v", err)
 	})

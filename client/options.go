@@ -78,6 +78,13 @@ type WriteOptions struct {
 	// FieldValidation is how the server treats unknown fields: "Ignore",
 	// "Warn" (the server's default) or "Strict" (400).
 	FieldValidation string
+	// FieldManager names the writer in the object's managedFields.
+	// Defaults to the client's user agent up to its first '/'; an
+	// ApplyPatchType patch must set it.
+	FieldManager string
+	// Force makes an ApplyPatchType patch take the fields other managers
+	// own instead of failing with a conflict. Only for apply patches.
+	Force bool
 }
 
 // query encodes the options as query parameters.
@@ -89,6 +96,12 @@ func (o WriteOptions) query() url.Values {
 	if o.FieldValidation != "" {
 		q.Set("fieldValidation", o.FieldValidation)
 	}
+	if o.FieldManager != "" {
+		q.Set("fieldManager", o.FieldManager)
+	}
+	if o.Force {
+		q.Set("force", "true")
+	}
 	return q
 }
 
@@ -97,8 +110,7 @@ func (o WriteOptions) query() url.Values {
 // Upstream: k8s.io/apimachinery/pkg/types (PatchType).
 type PatchType string
 
-// The patch types minicp's API server accepts. Server-side apply patches
-// are answered with 415 Unsupported Media Type.
+// The patch types minicp's API server accepts.
 const (
 	// JSONPatchType is RFC 6902: a list of operations.
 	JSONPatchType PatchType = "application/json-patch+json"
@@ -107,4 +119,9 @@ const (
 	// StrategicMergePatchType merges lists by key (containers by name)
 	// following the types' patchStrategy tags, as kubectl apply sends.
 	StrategicMergePatchType PatchType = "application/strategic-merge-patch+json"
+	// ApplyPatchType is server-side apply: the fields the manager
+	// (WriteOptions.FieldManager) wants set, in YAML or JSON; the server
+	// merges them by field ownership and answers a conflict with another
+	// manager with 409 unless WriteOptions.Force.
+	ApplyPatchType PatchType = "application/apply-patch+yaml"
 )

@@ -73,6 +73,4 @@ func TestKubectlStrategicMergePatch(t *testing.T) {
 	// A malformed patch is the client's mistake.
 	assert.Contains(t, k.fail("patch", "pod", "applied", "-p", `{"spec":{"containers":[{"image":"x"}]}}`),
 		"does not contain declared merge key")
-	// Server-side apply is not supported yet, and says so.
-	assert.Contains(t, k.fail("apply", "--server-side", "-f", manifest), "server-side apply")
 }

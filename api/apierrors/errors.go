@@ -58,6 +58,20 @@ func NewConflict(gr runtime.GroupResource, name string, err error) *StatusError 
 		fmt.Sprintf("Operation cannot be fulfilled on %s %q: %v", gr, name, err))
 }
 
+// NewApplyConflict is the 409 of a server-side apply that would change
+// fields other managers own: one FieldManagerConflict cause per field.
+// It names no object, as kube-apiserver's does not.
+func NewApplyConflict(causes []metav1.StatusCause, message string) *StatusError {
+	return &StatusError{ErrStatus: metav1.Status{
+		TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"},
+		Status:   metav1.StatusFailure,
+		Code:     http.StatusConflict,
+		Reason:   metav1.StatusReasonConflict,
+		Details:  &metav1.StatusDetails{Causes: causes},
+		Message:  message,
+	}}
+}
+
 // NewInvalid is 422 with one cause per field error.
 func NewInvalid(gk runtime.GroupVersionKind, name string, errs FieldErrors) *StatusError {
 	causes := make([]metav1.StatusCause, 0, len(errs))
@@ -112,9 +126,13 @@ func NewUnauthorized(msg string) *StatusError {
 // NewForbidden is 403: the user may not do this, or admission refused it.
 func NewForbidden(gr runtime.GroupResource, name string, err error) *StatusError {
 	var msg string
-	if name == "" {
+	switch {
+	case gr == runtime.GroupResource{}:
+		// A request for no resource (a path such as /healthz).
+		msg = fmt.Sprintf("forbidden: %v", err)
+	case name == "":
 		msg = fmt.Sprintf("%s is forbidden: %v", gr, err)
-	} else {
+	default:
 		msg = fmt.Sprintf("%s %q is forbidden: %v", gr, name, err)
 	}
 	return newStatus(http.StatusForbidden, metav1.StatusReasonForbidden, gr, name, msg)

@@ -31,7 +31,7 @@ func fullWidget() *Widget {
 			ManagedFields: []metav1.ManagedFieldsEntry{{
 				Manager:  "m",
 				Time:     &stopped,
-				FieldsV1: map[string]any{"f:spec": map[string]any{"f:parts": []any{"x"}}},
+				FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:spec":{"f:parts":{}}}`)},
 			}},
 		},
 		Spec: WidgetSpec{
@@ -65,9 +65,7 @@ func TestDeepCopySharesNothing(t *testing.T) {
 		{name: "owner controller flag", mutate: func(w *Widget) { *w.OwnerReferences[0].Controller = false }},
 		{name: "finalizer", mutate: func(w *Widget) { w.Finalizers[0] = "changed" }},
 		{name: "managed fields time", mutate: func(w *Widget) { w.ManagedFields[0].Time.Time = time.Time{} }},
-		{name: "managed fields map in any", mutate: func(w *Widget) {
-			w.ManagedFields[0].FieldsV1["f:spec"].(map[string]any)["f:parts"].([]any)[0] = "changed"
-		}},
+		{name: "managed fields raw", mutate: func(w *Widget) { w.ManagedFields[0].FieldsV1.Raw[0] = '[' }},
 		{name: "list of structs", mutate: func(w *Widget) { w.Spec.Parts[0].Name = "changed" }},
 		{name: "slice in a list element", mutate: func(w *Widget) { w.Spec.Parts[0].Colors[0] = "changed" }},
 		{name: "pointer map value", mutate: func(w *Widget) { w.Spec.ByName["a"].Colors[0] = "changed" }},

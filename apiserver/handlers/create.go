@@ -33,11 +33,19 @@ func (s *Scope) Create(w http.ResponseWriter, r *http.Request) {
 		responsewriters.WriteError(w, r, err)
 		return
 	}
+	manager, err := managerName(r, createOptionsKind)
+	if err != nil {
+		responsewriters.WriteError(w, r, err)
+		return
+	}
 	meta := metav1.MustAccessor(obj)
 	if err := s.bindNamespace(meta, info.Namespace); err != nil {
 		responsewriters.WriteError(w, r, err)
 		return
 	}
+	// Field ownership is recorded before mutating admission, as upstream
+	// does: what a webhook adds is not the client's.
+	s.updateManagedFields(nil, obj, manager)
 	attrs := s.attributes(ctx, admission.Create, meta.Namespace, meta.Name, obj, nil, dryRun)
 	if err := s.Admission.Admit(ctx, attrs); err != nil {
 		responsewriters.WriteError(w, r, err)

@@ -33,7 +33,8 @@ const (
 // object inside the storage retry loop, so concurrent writers never lose
 // each other's changes; a patch that sets metadata.resourceVersion makes
 // the write conditional on it. On a scale subresource the patch applies to
-// the Scale. Server-side apply is not supported yet and gets 415.
+// the Scale. A server-side apply (application/apply-patch+yaml) merges
+// the applied configuration by field ownership (see apply.go).
 func (s *Scope) Patch(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	info, _ := request.RequestInfoFrom(ctx)
@@ -45,25 +46,35 @@ func (s *Scope) Patch(w http.ResponseWriter, r *http.Request) {
 	ct := r.Header.Get("Content-Type")
 	mt, _, err := mime.ParseMediaType(ct)
 	schema, smpOK := s.strategicMergeSchema()
-	if err != nil || (mt != jsonPatchType && mt != mergePatchType && (mt != strategicMergePatchType || !smpOK)) {
+	applyOK := s.fieldManager() != nil
+	if err != nil || (mt != jsonPatchType && mt != mergePatchType && (mt != strategicMergePatchType || !smpOK) && (mt != applyPatchType || !applyOK)) {
 		se := apierrors.NewUnsupportedMediaType(ct)
 		accepted := []string{jsonPatchType, mergePatchType}
 		if smpOK {
 			accepted = append(accepted, strategicMergePatchType)
 		}
+		if applyOK {
+			accepted = append(accepted, applyPatchType)
+		}
 		se.ErrStatus.Message = "the body of the request was in an unknown format - accepted media types include: " + strings.Join(accepted, ", ")
-		switch {
-		case mt == applyPatchType:
-			se.ErrStatus.Message += fmt.Sprintf("; %s (server-side apply) is not supported by minicp yet: use kubectl apply without --server-side", mt)
-		case mt == strategicMergePatchType:
+		if mt == strategicMergePatchType {
 			se.ErrStatus.Message += fmt.Sprintf("; %s is not supported for %s, which has no Go type to read patch strategies from", mt, s.Store.GroupResource())
 		}
 		responsewriters.WriteError(w, r, se)
 		return
 	}
+	manager, err := s.patchManager(r, mt == applyPatchType)
+	if err != nil {
+		responsewriters.WriteError(w, r, err)
+		return
+	}
 	patch, err := readBody(r)
 	if err != nil {
 		responsewriters.WriteError(w, r, err)
+		return
+	}
+	if mt == applyPatchType {
+		s.apply(w, r, info, out, patch, manager)
 		return
 	}
 	var jp jsonpatch.Patch
@@ -135,9 +146,10 @@ func (s *Scope) Patch(w http.ResponseWriter, r *http.Request) {
 		if err := s.checkKind(obj); err != nil {
 			return nil, err
 		}
+		s.updateManagedFields(old, obj, manager)
 		return obj, nil
 	}
-	s.update(w, r, info, out, s.admitted(newObj, info, dryRun), dryRun)
+	s.update(w, r, info, out, s.admitted(newObj, info, dryRun), dryRun, false)
 }
 
 // strategicMergeSchema returns the Go type a strategic merge patch of this

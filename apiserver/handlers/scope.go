@@ -8,6 +8,7 @@ import (
 
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/apiserver/admission"
+	"github.com/minicp/minicp/apiserver/fieldmanager"
 	"github.com/minicp/minicp/apiserver/registry"
 	"github.com/minicp/minicp/apiserver/request"
 	"github.com/minicp/minicp/clock"
@@ -23,9 +24,13 @@ type Scope struct {
 	// it instead of the objects themselves.
 	Scale     *registry.ScaleStore
 	Admission admission.Chain
-	Tables    TableConvertor
-	Clock     clock.Clock
-	Logger    *slog.Logger
+	// FieldManager maintains the managedFields of the objects written
+	// through this scope and serves server-side apply. Nil for scopes
+	// whose writes are not tracked.
+	FieldManager *fieldmanager.Lazy
+	Tables       TableConvertor
+	Clock        clock.Clock
+	Logger       *slog.Logger
 }
 
 // attributes builds admission attributes for a request on this scope.

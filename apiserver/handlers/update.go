@@ -35,10 +35,17 @@ func (s *Scope) Update(w http.ResponseWriter, r *http.Request) {
 		responsewriters.WriteError(w, r, err)
 		return
 	}
-	newObj := func(ctx context.Context, old runtime.Object) (runtime.Object, error) {
-		return body.DeepCopyObject(), nil
+	manager, err := managerName(r, updateOptionsKind)
+	if err != nil {
+		responsewriters.WriteError(w, r, err)
+		return
 	}
-	s.update(w, r, info, out, s.admitted(newObj, info, dryRun), dryRun)
+	newObj := func(ctx context.Context, old runtime.Object) (runtime.Object, error) {
+		obj := body.DeepCopyObject()
+		s.updateManagedFields(old, obj, manager)
+		return obj, nil
+	}
+	s.update(w, r, info, out, s.admitted(newObj, info, dryRun), dryRun, false)
 }
 
 // admitted wraps an UpdatedObjectFunc with mutating admission, so admission
@@ -65,7 +72,9 @@ func (s *Scope) admitted(newObj registry.UpdatedObjectFunc, info *request.Reques
 }
 
 // update runs the registry update and writes the result as out says.
-func (s *Scope) update(w http.ResponseWriter, r *http.Request, info *request.RequestInfo, out negotiation.MediaTypeOptions, newObj registry.UpdatedObjectFunc, dryRun bool) {
+// forceAllowCreate creates a missing object even where PUT may not, as a
+// server-side apply does.
+func (s *Scope) update(w http.ResponseWriter, r *http.Request, info *request.RequestInfo, out negotiation.MediaTypeOptions, newObj registry.UpdatedObjectFunc, dryRun, forceAllowCreate bool) {
 	if s.Scale != nil {
 		s.updateScale(w, r, info, out, newObj, dryRun)
 		return
@@ -73,7 +82,7 @@ func (s *Scope) update(w http.ResponseWriter, r *http.Request, info *request.Req
 	stored, created, err := s.Store.Update(r.Context(), info.Namespace, info.Name, newObj,
 		s.validating(admission.Create, info.Namespace, info.Name, dryRun),
 		s.validating(admission.Update, info.Namespace, info.Name, dryRun),
-		registry.UpdateOptions{DryRun: dryRun})
+		registry.UpdateOptions{DryRun: dryRun, ForceAllowCreate: forceAllowCreate})
 	if err != nil {
 		responsewriters.WriteError(w, r, err)
 		return

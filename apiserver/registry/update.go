@@ -18,6 +18,10 @@ import (
 type UpdateOptions struct {
 	// DryRun runs every step but the storage write.
 	DryRun bool
+	// ForceAllowCreate creates a missing object even when the Strategy
+	// does not allow create-on-update: a server-side apply creates what
+	// it applies.
+	ForceAllowCreate bool
 }
 
 // Update replaces ns/name with what newObj computes from the stored object,
@@ -40,7 +44,7 @@ func (s *Store) Update(ctx context.Context, ns, name string, newObj UpdatedObjec
 		created = false
 		if metav1.MustAccessor(current).ResourceVersion == "" {
 			// Storage hands a zero object to an upsert when nothing is there.
-			if !s.Strategy.AllowCreateOnUpdate() {
+			if !s.Strategy.AllowCreateOnUpdate() && !opts.ForceAllowCreate {
 				return nil, apierrors.NewNotFound(s.GroupResource(), name)
 			}
 			obj, err := newObj(ctx, nil)

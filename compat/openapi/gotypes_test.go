@@ -16,9 +16,6 @@ import (
 // k8s.io/api Go types say, each with the reason. Any other difference
 // fails TestSchemasMatchUpstreamGoTypes.
 var knownDifferences = map[string]string{
-	// minicp keeps fieldsV1 as free-form JSON, upstream as a named type
-	// whose schema is also {type: object}.
-	"io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry.fieldsV1": "free-form object, not a FieldsV1 reference",
 	// minicp's LabelSelectorRequirement.Key has no patch tags; upstream's
 	// (on a scalar) have no effect.
 	"io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement.key": "no patch tags on a scalar",

@@ -28,6 +28,7 @@ var (
 	quantityType    = reflect.TypeFor[resource.Quantity]()
 	intOrStringType = reflect.TypeFor[intstr.IntOrString]()
 	rawMessageType  = reflect.TypeFor[json.RawMessage]()
+	fieldsV1Type    = reflect.TypeFor[metav1.FieldsV1]()
 )
 
 // fill fills obj, which must be a pointer, leaving its TypeMeta alone.
@@ -65,6 +66,11 @@ func (f *filler) value(v reflect.Value) {
 	case rawMessageType:
 		v.SetBytes([]byte(fmt.Sprintf(`{"kind":"Pod","n":%d}`, n)))
 		return
+	case fieldsV1Type:
+		// A managedFields document: JSON, which upstream's MarshalJSON
+		// checks.
+		v.Set(reflect.ValueOf(metav1.FieldsV1{Raw: []byte(fmt.Sprintf(`{"f:metadata":{"f:labels":{"f:l%d":{}}}}`, n))}))
+		return
 	}
 	switch v.Kind() {
 	case reflect.String:
@@ -83,11 +89,6 @@ func (f *filler) value(v reflect.Value) {
 			f.value(v.Index(i))
 		}
 	case reflect.Map:
-		if v.Type().Elem().Kind() == reflect.Interface {
-			// A managedFields fieldsV1 document.
-			v.Set(reflect.ValueOf(map[string]any{"f:metadata": map[string]any{"f:labels": map[string]any{fmt.Sprintf("f:l%d", n): map[string]any{}}}}))
-			return
-		}
 		v.Set(reflect.MakeMap(v.Type()))
 		// Inserted out of order: the encodings sort keys.
 		for _, k := range []string{"zone", "app"} {

@@ -68,8 +68,6 @@ func TestTagsMatchKubernetes(t *testing.T) {
 // shapeExceptions are fields whose Go shape differs from upstream's on
 // purpose; the codec writes the same bytes for them.
 var shapeExceptions = map[string]bool{
-	// map[string]any for upstream's *FieldsV1{Raw}: both are {1: JSON}.
-	"ManagedFieldsEntry.FieldsV1": true,
 	// json.RawMessage for upstream's RawExtension{Raw}: both are {1: raw}.
 	"WatchEvent.Object": true,
 	"TableRow.Object":   true,

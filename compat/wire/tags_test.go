@@ -76,9 +76,6 @@ func TestJSONTagsMatchKubernetes(t *testing.T) {
 // shapeExceptions are fields whose Go type differs from upstream's on
 // purpose and encodes the same; the walk does not descend into them.
 var shapeExceptions = map[string]bool{
-	// map[string]any for upstream's *FieldsV1{Raw}: both write the JSON
-	// document.
-	"ManagedFieldsEntry.FieldsV1": true,
 	// json.RawMessage for upstream's RawExtension: both write the raw
 	// object.
 	"WatchEvent.Object": true,

@@ -54,7 +54,7 @@ func TestDeepCopyIndependence(t *testing.T) {
 			n.Status.Capacity[ResourcePods] = resource.MustParse("1")
 			n.Status.Images[0].Names[0] = "changed"
 			n.Spec.Taints[0].Value = "changed"
-			n.ManagedFields[0].FieldsV1["f:metadata"] = "changed"
+			n.ManagedFields[0].FieldsV1.Raw[0] = '['
 			*n.Status.RuntimeHandlers[0].Features.RecursiveReadOnlyMounts = false
 		}},
 		{name: "namespace", obj: &ns, mutate: func(o runtime.Object) {

@@ -51,17 +51,18 @@ type OwnerReference struct {
 	BlockOwnerDeletion *bool  `json:"blockOwnerDeletion,omitempty" protobuf:"varint,7,opt,name=blockOwnerDeletion"`
 }
 
-// ManagedFieldsEntry records which manager set which fields. minicp keeps
-// what clients send so server-side-apply aware clients round-trip, but does
-// not compute field ownership itself.
+// ManagedFieldsEntry records which fields one manager owns: the API
+// server's field manager (server-side apply) keeps one entry per manager,
+// operation and subresource, and uses them to detect conflicts and to
+// remove the fields an applier stops applying.
 type ManagedFieldsEntry struct {
-	Manager     string         `json:"manager,omitempty" protobuf:"bytes,1,opt,name=manager"`
-	Operation   string         `json:"operation,omitempty" protobuf:"bytes,2,opt,name=operation,casttype=ManagedFieldsOperationType"`
-	APIVersion  string         `json:"apiVersion,omitempty" protobuf:"bytes,3,opt,name=apiVersion"`
-	Time        *Time          `json:"time,omitempty" protobuf:"bytes,4,opt,name=time"`
-	FieldsType  string         `json:"fieldsType,omitempty" protobuf:"bytes,6,opt,name=fieldsType"`
-	FieldsV1    map[string]any `json:"fieldsV1,omitempty" protobuf:"bytes,7,opt,name=fieldsV1"`
-	Subresource string         `json:"subresource,omitempty" protobuf:"bytes,8,opt,name=subresource"`
+	Manager     string    `json:"manager,omitempty" protobuf:"bytes,1,opt,name=manager"`
+	Operation   string    `json:"operation,omitempty" protobuf:"bytes,2,opt,name=operation,casttype=ManagedFieldsOperationType"`
+	APIVersion  string    `json:"apiVersion,omitempty" protobuf:"bytes,3,opt,name=apiVersion"`
+	Time        *Time     `json:"time,omitempty" protobuf:"bytes,4,opt,name=time"`
+	FieldsType  string    `json:"fieldsType,omitempty" protobuf:"bytes,6,opt,name=fieldsType"`
+	FieldsV1    *FieldsV1 `json:"fieldsV1,omitempty" protobuf:"bytes,7,opt,name=fieldsV1"`
+	Subresource string    `json:"subresource,omitempty" protobuf:"bytes,8,opt,name=subresource"`
 }
 
 // ListMeta is the metadata of a list: the resourceVersion the list is
