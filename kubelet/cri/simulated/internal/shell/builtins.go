@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -46,8 +47,16 @@ func init() {
 		"[":        test,
 		"seq":      seq,
 		"read":     read,
-		"wait":     func(p *Process, _ []string) control { p.status = 0; return next },
+		"wait":     wait,
+		"kill":     kill,
 	}
+}
+
+// shellOnly are the builtins that are part of the shell, not utilities
+// that env could run.
+var shellOnly = map[string]bool{
+	":": true, "cd": true, "exec": true, "exit": true, "export": true, "read": true, "set": true,
+	"shift": true, "trap": true, "unset": true, "wait": true,
 }
 
 // IsBuiltin reports whether name (a base name) is a command the shell
@@ -59,6 +68,17 @@ func IsBuiltin(name string) bool {
 
 func exit(p *Process, argv []string) control {
 	code := p.status
+	// In a trap, a bare exit exits with the status from before the trap.
+	for _, f := range slices.Backward(p.frames) {
+		if f.kind == frameTrap {
+			code = f.savedStatus
+			break
+		}
+		if f.kind == frameExitTrap {
+			code = p.pendingExit
+			break
+		}
+	}
 	if len(argv) > 1 {
 		n, err := strconv.Atoi(argv[1])
 		if err != nil {
@@ -80,6 +100,14 @@ func execBuiltin(p *Process, argv []string) control {
 
 func export(p *Process, argv []string) control {
 	p.status = 0
+	if len(argv) == 1 || len(argv) == 2 && argv[1] == "-p" {
+		var b strings.Builder
+		for _, name := range p.env {
+			b.WriteString("export " + name + "=" + singleQuote(p.vars[name]) + "\n")
+		}
+		p.write(1, b.String())
+		return next
+	}
 	for _, a := range argv[1:] {
 		if a == "-p" {
 			continue
@@ -112,6 +140,15 @@ func unset(p *Process, argv []string) control {
 func set(p *Process, argv []string) control {
 	p.status = 0
 	args := argv[1:]
+	if len(args) == 0 {
+		// set alone lists the variables, sorted by name.
+		var b strings.Builder
+		for _, name := range slices.Sorted(maps.Keys(p.vars)) {
+			b.WriteString(name + "=" + singleQuote(p.vars[name]) + "\n")
+		}
+		p.write(1, b.String())
+		return next
+	}
 	for len(args) > 0 {
 		a := args[0]
 		if a == "--" {
@@ -125,27 +162,53 @@ func set(p *Process, argv []string) control {
 		args = args[1:]
 		on := a[0] == '-'
 		for _, c := range a[1:] {
-			switch c {
-			case 'e':
-				p.errexit = on
-			case 'x':
-				p.xtrace = on
-			case 'o':
-				if len(args) > 0 {
-					args = args[1:] // set -o pipefail: accepted, ignored
-				}
+			if c == 'o' && len(args) > 0 {
+				p.setOption(args[0], on)
+				args = args[1:]
+				continue
 			}
+			p.setFlag(c, on)
 		}
 	}
 	return next
 }
 
+// setFlag is set -c or +c for a one-letter option c: -e, -u and -x; the
+// others are accepted and ignored.
+func (p *Process) setFlag(c rune, on bool) {
+	switch c {
+	case 'e':
+		p.errexit = on
+	case 'u':
+		p.nounset = on
+	case 'x':
+		p.xtrace = on
+	}
+}
+
+// setOption is set -o name: errexit, nounset and xtrace are -e, -u and
+// -x; the others (pipefail, ...) are accepted and ignored.
+func (p *Process) setOption(name string, on bool) {
+	switch name {
+	case "errexit":
+		p.errexit = on
+	case "nounset":
+		p.nounset = on
+	case "xtrace":
+		p.xtrace = on
+	}
+}
+
 func shift(p *Process, argv []string) control {
 	n := 1
 	if len(argv) > 1 {
-		n = atoi(argv[1])
+		var err error
+		if n, err = strconv.Atoi(argv[1]); err != nil || n < 0 {
+			p.errorf("sh: shift: Illegal number: %s\n", argv[1])
+			return p.exit(2)
+		}
 	}
-	if n > len(p.args)-1 || n < 0 {
+	if n > len(p.args)-1 {
 		p.status = 1
 		return next
 	}
@@ -154,90 +217,44 @@ func shift(p *Process, argv []string) control {
 	return next
 }
 
-// signalName normalizes "SIGTERM", "TERM", "15" and "term" to "TERM".
-func signalName(s string) (string, bool) {
-	s = strings.TrimPrefix(strings.ToUpper(s), "SIG")
-	switch s {
-	case "0", "EXIT":
-		return "EXIT", true
-	case "1", "HUP":
-		return "HUP", true
-	case "2", "INT":
-		return "INT", true
-	case "3", "QUIT":
-		return "QUIT", true
-	case "15", "TERM":
-		return "TERM", true
+// cd changes the working directory: to $HOME with no argument, to
+// $OLDPWD (printing it) with "-". Directories are not checked: the file
+// system only knows files.
+func cd(p *Process, argv []string) control {
+	dir := p.vars["HOME"]
+	if dir == "" {
+		dir = "/root"
 	}
-	return "", false
+	if len(argv) > 1 {
+		dir = argv[1]
+	}
+	if dir == "-" {
+		old, ok := p.vars["OLDPWD"]
+		if !ok {
+			p.errorf("sh: cd: OLDPWD not set\n")
+			p.status = 1
+			return next
+		}
+		dir = old
+		p.write(1, dir+"\n")
+	}
+	p.setVar("OLDPWD", p.vars["PWD"])
+	p.setVar("PWD", p.abs(dir))
+	p.status = 0
+	return next
 }
 
-func trap(p *Process, argv []string) control {
+// wait waits for background jobs, of which there are none: it returns 0,
+// and 127 for a pid, which cannot be a child of the shell.
+func wait(p *Process, argv []string) control {
 	p.status = 0
-	if len(argv) < 3 {
-		return next // listing traps: nothing to show in a log
-	}
-	action := argv[1]
-	var prog *Program
-	if action != "" && action != "-" {
-		var err error
-		if prog, err = Parse(action); err != nil {
-			p.errorf("sh: trap: %v\n", err)
+	for _, a := range argv[1:] {
+		if _, err := strconv.Atoi(a); err != nil {
+			p.errorf("sh: wait: Illegal number: %s\n", a)
 			p.status = 2
 			return next
 		}
+		p.status = 127
 	}
-	for _, s := range argv[2:] {
-		sig, ok := signalName(s)
-		if !ok {
-			p.errorf("sh: trap: %s: invalid signal specification\n", s)
-			p.status = 1
-			continue
-		}
-		switch action {
-		case "-":
-			delete(p.traps, sig)
-		default:
-			p.traps[sig] = prog // nil for "": ignore
-		}
-	}
-	return next
-}
-
-func cd(p *Process, argv []string) control {
-	dir := "/root"
-	if len(argv) > 1 {
-		dir = p.abs(argv[1])
-	}
-	p.setVar("PWD", dir)
-	p.status = 0
-	return next
-}
-
-// read reads a line of stdin into variables; with no stdin (containers
-// have none) it fails, ending `while read` loops.
-func read(p *Process, argv []string) control {
-	names := slices.DeleteFunc(slices.Clone(argv[1:]), func(a string) bool { return strings.HasPrefix(a, "-") })
-	if len(names) == 0 {
-		names = []string{"REPLY"}
-	}
-	if p.stdin == "" {
-		p.status = 1
-		return next
-	}
-	line, rest, _ := strings.Cut(p.stdin, "\n")
-	p.stdin = rest
-	fields := strings.Fields(line)
-	for i, name := range names {
-		switch {
-		case i == len(names)-1 && i < len(fields):
-			p.setVar(name, strings.Join(fields[i:], " "))
-		case i < len(fields):
-			p.setVar(name, fields[i])
-		default:
-			p.setVar(name, "")
-		}
-	}
-	p.status = 0
 	return next
 }

@@ -11,14 +11,18 @@ type Program struct {
 type opKind uint8
 
 const (
-	opCmd     opKind = iota // run cmd; set status
-	opJmp                   // jump to target
-	opJz                    // jump to target if status == 0
-	opJnz                   // jump to target if status != 0
-	opNot                   // status = !status
-	opStatus0               // status = 0
-	opForInit               // expand the for loop's words into its slot
-	opForNext               // set the loop variable to the next word, or jump to target
+	opCmd       opKind = iota // run cmd; set status
+	opJmp                     // jump to target
+	opJz                      // jump to target if status == 0
+	opJnz                     // jump to target if status != 0
+	opNot                     // status = !status
+	opStatus0                 // status = 0
+	opForInit                 // expand the for loop's words into its slot
+	opForNext                 // set the loop variable to the next word, or jump to target
+	opCaseInit                // expand the case word into its slot
+	opCaseMatch               // jump to target unless the word matches one of the item's patterns
+	opRedir                   // save fds and stdin and apply redirs; on failure jump to target
+	opRedirPop                // restore what the last opRedir saved
 )
 
 type op struct {
@@ -33,17 +37,27 @@ type op struct {
 	exec bool
 	// loop is the for loop of opForInit and opForNext.
 	loop *forNode
+	// caseOf and item are the case command and the index of its item of
+	// opCaseInit and opCaseMatch.
+	caseOf *caseNode
+	item   int
+	// redirs are the redirections of opRedir.
+	redirs []redirect
 }
 
 type compiler struct {
 	ops []op
 	// loops is the stack of enclosing loops, for break and continue.
 	loops []*loopLabels
+	// redirDepth counts the enclosing redirected compound commands: a
+	// break or continue out of one restores its fds first.
+	redirDepth int
 }
 
 type loopLabels struct {
 	continueAt int
 	breaks     []int // ops to patch with the loop's end
+	redirDepth int   // the compiler's redirDepth at the loop
 }
 
 func compile(list listNode) *Program {
@@ -108,7 +122,7 @@ func (c *compiler) node(n node, cond bool) {
 		}
 	case *loopNode:
 		start := len(c.ops)
-		labels := &loopLabels{continueAt: start}
+		labels := &loopLabels{continueAt: start, redirDepth: c.redirDepth}
 		c.list(n.cond, true)
 		kind := opJnz
 		if n.until {
@@ -124,10 +138,40 @@ func (c *compiler) node(n node, cond bool) {
 			c.patch(b)
 		}
 		c.emit(op{kind: opStatus0})
+	case *caseNode:
+		// case w in p1|p2) b1;; p3) b2;; esac runs as: init;
+		// L1: match p1|p2 else L2; b1; jmp end; L2: match p3 else L3; b2;
+		// jmp end; L3: status 0; end. A matched item keeps the status
+		// its body leaves (0 for an empty body); no match is 0.
+		c.emit(op{kind: opCaseInit, caseOf: n})
+		var ends []int
+		for i, item := range n.items {
+			miss := c.emit(op{kind: opCaseMatch, caseOf: n, item: i})
+			if len(item.body) == 0 {
+				c.emit(op{kind: opStatus0})
+			}
+			c.list(item.body, cond)
+			ends = append(ends, c.emit(op{kind: opJmp}))
+			c.patch(miss)
+		}
+		c.emit(op{kind: opStatus0})
+		for _, e := range ends {
+			c.patch(e)
+		}
+	case *redirectedNode:
+		// The redirections hold for the whole command: opRedir saves the
+		// fds, opRedirPop restores them. If they fail, the command does
+		// not run and the status is 1.
+		at := c.emit(op{kind: opRedir, redirs: n.redirs})
+		c.redirDepth++
+		c.node(n.cmd, cond)
+		c.redirDepth--
+		c.emit(op{kind: opRedirPop})
+		c.patch(at)
 	case *forNode:
 		c.emit(op{kind: opForInit, loop: n})
 		next := c.emit(op{kind: opForNext, loop: n})
-		labels := &loopLabels{continueAt: next}
+		labels := &loopLabels{continueAt: next, redirDepth: c.redirDepth}
 		c.loops = append(c.loops, labels)
 		c.list(n.body, cond)
 		c.loops = c.loops[:len(c.loops)-1]
@@ -158,6 +202,9 @@ func (c *compiler) simple(n *simpleCmd, cond bool) {
 			}
 			levels = min(levels, len(c.loops))
 			target := c.loops[len(c.loops)-levels]
+			for range c.redirDepth - target.redirDepth {
+				c.emit(op{kind: opRedirPop})
+			}
 			if name == "continue" {
 				c.emit(op{kind: opJmp, target: target.continueAt})
 				return

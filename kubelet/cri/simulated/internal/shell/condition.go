@@ -92,6 +92,9 @@ func (p *Process) unaryTest(op, arg string) (bool, error) {
 		return p.fs.IsDir(p.abs(arg)), nil
 	case "-x":
 		return IsBuiltin(arg) || shells[arg], nil
+	case "-h", "-L", "-p", "-S", "-b", "-c", "-g", "-u", "-k", "-t":
+		// No links, pipes, sockets, devices, special bits or terminals.
+		return false, nil
 	}
 	return false, fmt.Errorf("%s: unknown operand", op)
 }
@@ -106,6 +109,9 @@ func binaryTest(l, op, r string) (bool, error) {
 		return l < r, nil
 	case ">":
 		return l > r, nil
+	case "-eq", "-ne", "-lt", "-le", "-gt", "-ge":
+	default:
+		return false, fmt.Errorf("%s: unknown operand", op)
 	}
 	a, err := strconv.ParseInt(strings.TrimSpace(l), 10, 64)
 	if err != nil {
@@ -126,8 +132,7 @@ func binaryTest(l, op, r string) (bool, error) {
 		return a <= b, nil
 	case "-gt":
 		return a > b, nil
-	case "-ge":
+	default: // -ge
 		return a >= b, nil
 	}
-	return false, fmt.Errorf("%s: unknown operand", op)
 }

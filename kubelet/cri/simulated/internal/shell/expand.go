@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // expandWords expands words into fields: parameters, arithmetic and
@@ -35,6 +36,9 @@ func (p *Process) expandString(w word) (string, error) {
 func isIFS(c byte) bool { return c == ' ' || c == '\t' || c == '\n' }
 
 func (p *Process) expandWord(w word, split bool) ([]string, error) {
+	if split && len(p.args) == 1 && onlyQuotedAt(w) {
+		return nil, nil // "$@" with no arguments is no field at all
+	}
 	var (
 		fields []string
 		cur    strings.Builder
@@ -68,58 +72,97 @@ func (p *Process) expandWord(w word, split bool) ([]string, error) {
 			flush()
 		}
 	}
-	for _, pt := range w {
-		var v string
-		switch pt.kind {
-		case pLit:
-			cur.WriteString(pt.text)
-			if pt.quoted || pt.text != "" {
-				have = true
-			}
-			continue
-		case pParam:
-			if pt.text == "@" && pt.op == "" && pt.quoted && split {
-				for i, a := range p.args[1:] {
-					if i > 0 {
-						flush()
-					}
-					cur.WriteString(a)
+	// expand adds the parts of a word; quoted is set inside the quoted
+	// word of a ${X:-word}, whose own quoting also counts.
+	// inArg: the word is that of ${X:-word}, whose unquoted text is split
+	// as the result of an expansion.
+	var expand func(w word, quoted, inArg bool) error
+	expand = func(w word, quoted, inArg bool) error {
+		for _, pt := range w {
+			pt.quoted = pt.quoted || quoted
+			var v string
+			switch pt.kind {
+			case pLit:
+				if inArg && !pt.quoted {
+					addSplit(pt.text)
+					continue
+				}
+				cur.WriteString(pt.text)
+				if pt.quoted || pt.text != "" {
 					have = true
 				}
 				continue
+			case pParam:
+				if pt.text == "@" && pt.op == "" && pt.quoted && split {
+					for i, a := range p.args[1:] {
+						if i > 0 {
+							flush()
+						}
+						cur.WriteString(a)
+						have = true
+					}
+					continue
+				}
+				if p.usesArg(pt) {
+					// The word keeps its quoting: ${X:-"a  b"} is one field.
+					if err := expand(pt.arg, pt.quoted, true); err != nil {
+						return err
+					}
+					continue
+				}
+				var err error
+				if v, err = p.paramValue(pt); err != nil {
+					return err
+				}
+			case pArith:
+				expr, err := lexWord(pt.text, true)
+				if err != nil {
+					return err
+				}
+				text, err := p.expandString(expr)
+				if err != nil {
+					return err
+				}
+				n, err := p.arith(text)
+				if err != nil {
+					return err
+				}
+				v = strconv.FormatInt(n, 10)
+			case pSubst:
+				v = p.substitute(pt.prog)
 			}
-			var err error
-			if v, err = p.paramValue(pt); err != nil {
-				return nil, err
+			if pt.quoted {
+				cur.WriteString(v)
+				have = true
+			} else {
+				addSplit(v)
 			}
-		case pArith:
-			expr, err := lexWord(pt.text, true)
-			if err != nil {
-				return nil, err
-			}
-			text, err := p.expandString(expr)
-			if err != nil {
-				return nil, err
-			}
-			n, err := p.arith(text)
-			if err != nil {
-				return nil, err
-			}
-			v = strconv.FormatInt(n, 10)
-		case pSubst:
-			v = p.substitute(pt.prog)
 		}
-		if pt.quoted {
-			cur.WriteString(v)
-			have = true
-		} else {
-			addSplit(v)
-		}
+		return nil
+	}
+	if err := expand(w, false, false); err != nil {
+		return nil, err
 	}
 	if have {
 		flush()
 	}
 	return fields, nil
+}
+
+// onlyQuotedAt reports whether w is "$@" (and empty quotes), which
+// expands to no field when there are no arguments.
+func onlyQuotedAt(w word) bool {
+	at := false
+	for _, pt := range w {
+		switch {
+		case pt.kind == pParam && pt.text == "@" && pt.op == "" && pt.quoted:
+			at = true
+		case pt.kind == pLit && pt.quoted && pt.text == "":
+		default:
+			return false
+		}
+	}
+	return at
 }
 
 // param returns the value of a parameter and whether it is set.
@@ -156,13 +199,37 @@ func (p *Process) param(name string) (string, bool) {
 	return v, ok
 }
 
+// usesArg reports whether the word of pt replaces the parameter:
+// ${X:-word} when X is unset or empty, ${X-word} when it is unset,
+// ${X:+word} when it is set and not empty, ${X+word} when it is set.
+func (p *Process) usesArg(pt part) bool {
+	v, set := p.param(pt.text)
+	switch pt.op {
+	case ":-":
+		return !set || v == ""
+	case "-":
+		return !set
+	case ":+":
+		return set && v != ""
+	case "+":
+		return set
+	}
+	return false
+}
+
+// paramValue expands one ${...} or $NAME. An error (a :? check, set -u)
+// ends a non-interactive shell with status 2, as in busybox.
 func (p *Process) paramValue(pt part) (string, error) {
 	v, set := p.param(pt.text)
 	switch pt.op {
-	case "":
+	case "", "len":
+		if !set && p.nounset && pt.text != "@" && pt.text != "*" {
+			return "", fmt.Errorf("%s: parameter not set", pt.text)
+		}
+		if pt.op == "len" {
+			return strconv.Itoa(utf8.RuneCountInString(v)), nil
+		}
 		return v, nil
-	case "#":
-		return strconv.Itoa(len(v)), nil
 	case ":-", "-":
 		if !set || pt.op == ":-" && v == "" {
 			return p.expandString(pt.arg)
@@ -184,8 +251,51 @@ func (p *Process) paramValue(pt part) (string, error) {
 			return p.expandString(pt.arg)
 		}
 		return "", nil
+	case ":?", "?":
+		if !set || pt.op == ":?" && v == "" {
+			msg, err := p.expandString(pt.arg)
+			switch {
+			case err != nil:
+				return "", err
+			case msg != "":
+			case pt.op == "?":
+				msg = "parameter not set"
+			default:
+				msg = "parameter null or not set"
+			}
+			return "", fmt.Errorf("%s: %s", pt.text, msg)
+		}
+	case "#", "##", "%", "%%":
+		pat, err := p.expandPattern(pt.arg)
+		if err != nil {
+			return "", err
+		}
+		return removeAffix(v, pt.op, pat), nil
 	}
 	return v, nil
+}
+
+// expandPattern expands w into a pattern: what was quoted in the script
+// matches literally, the rest keeps its * ? and [.
+func (p *Process) expandPattern(w word) (string, error) {
+	var b strings.Builder
+	for _, pt := range w {
+		var v string
+		switch pt.kind {
+		case pLit:
+			v = pt.text
+		default:
+			var err error
+			if v, err = p.expandString(word{pt}); err != nil {
+				return "", err
+			}
+		}
+		if pt.quoted {
+			v = quotePattern(v)
+		}
+		b.WriteString(v)
+	}
+	return b.String(), nil
 }
 
 // substLimit bounds a command substitution, in Run calls of stepBudget
@@ -201,7 +311,7 @@ func (p *Process) substitute(prog *Program) string {
 	}
 	child := &Process{
 		cfg: p.cfg, fs: p.fs, vars: make(map[string]string, len(p.vars)), env: slices.Clone(p.env),
-		args: p.args, status: p.status, traps: map[string]*Program{}, errexit: p.errexit,
+		args: p.args, status: p.status, traps: map[string]trapAction{}, errexit: p.errexit, nounset: p.nounset,
 		fds: [3]sink{{}, {kind: sinkStdout}, p.fds[2]}, capture: &strings.Builder{}, depth: p.depth + 1,
 	}
 	for k, v := range p.vars {
@@ -213,6 +323,6 @@ func (p *Process) substitute(prog *Program) string {
 			break
 		}
 	}
-	p.status = child.exitCode
+	p.status, p.substituted = child.exitCode, true
 	return strings.TrimRight(child.capture.String(), "\n")
 }

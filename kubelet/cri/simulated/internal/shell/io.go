@@ -22,6 +22,27 @@ type sink struct {
 	path string
 }
 
+// input is what fd 0 reads: the content of a file, less what was read.
+// The commands that share an fd 0 share its input, so that successive
+// reads in `while read line; do ...; done <file` take successive lines.
+// A nil input is empty: containers have no stdin.
+type input struct{ data string }
+
+// rest returns what is left to read.
+func (in *input) rest() string {
+	if in == nil {
+		return ""
+	}
+	return in.data
+}
+
+// consume marks everything up to n as read.
+func (in *input) consume(n int) {
+	if in != nil {
+		in.data = in.data[n:]
+	}
+}
+
 func (p *Process) write(fd int, s string) {
 	if s == "" || fd < 1 || fd > 2 {
 		return
@@ -47,12 +68,17 @@ func (p *Process) abs(name string) string {
 	return path.Join(p.vars["PWD"], name)
 }
 
+// expansionError is a redirection target that failed to expand, which
+// ends a non-interactive shell like any failed expansion; other failed
+// redirections fail only their command.
+type expansionError struct{ error }
+
 // redirect applies a command's redirections to p.fds and p.stdin.
 func (p *Process) redirect(redirs []redirect) error {
 	for _, r := range redirs {
 		target, err := p.expandString(r.target)
 		if err != nil {
-			return err
+			return expansionError{err}
 		}
 		switch r.op {
 		case ">", ">>":
@@ -92,14 +118,14 @@ func (p *Process) redirect(redirs []redirect) error {
 			}
 		case "<":
 			if target == "/dev/null" {
-				p.stdin = ""
+				p.stdin = nil
 				continue
 			}
 			data, ok := p.fs.Read(p.abs(target))
 			if !ok {
 				return fmt.Errorf("can't open '%s': No such file or directory", target)
 			}
-			p.stdin = data
+			p.stdin = &input{data: data}
 		}
 	}
 	return nil

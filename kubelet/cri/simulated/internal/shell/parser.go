@@ -1,60 +1,5 @@
 package shell
 
-import "fmt"
-
-// The syntax tree. A script is a list of and-or lists; compile turns it
-// into a Program.
-type (
-	node interface{ isNode() }
-
-	assignment struct {
-		name  string
-		value word
-	}
-	redirect struct {
-		fd     int
-		op     string // > >> < >& <&
-		target word
-	}
-	simpleCmd struct {
-		assigns []assignment
-		words   []word
-		redirs  []redirect
-	}
-	listNode  []node
-	andOrNode struct {
-		first node
-		rest  []andOrPart
-	}
-	andOrPart struct {
-		and bool // && (else ||)
-		cmd node
-	}
-	notNode struct{ cmd node }
-	ifNode  struct {
-		conds  []listNode
-		bodies []listNode
-		els    listNode // nil when there is no else
-	}
-	loopNode struct {
-		until      bool
-		cond, body listNode
-	}
-	forNode struct {
-		name  string
-		words []word // nil: "$@"
-		body  listNode
-	}
-)
-
-func (*simpleCmd) isNode() {}
-func (listNode) isNode()   {}
-func (*andOrNode) isNode() {}
-func (*notNode) isNode()   {}
-func (*ifNode) isNode()    {}
-func (*loopNode) isNode()  {}
-func (*forNode) isNode()   {}
-
 type parser struct {
 	lex    lexer
 	tok    token
@@ -95,10 +40,13 @@ func (p *parser) take() token {
 	return p.tok
 }
 
+// unexpected is the syntax error for token t. As in busybox, the end of
+// file, a newline, a redirection and a word are named bare, and operators
+// and reserved words quoted.
 func unexpected(t token) error {
 	switch t.kind {
-	case tEOF:
-		return syntaxErrorf("unexpected end of file")
+	case tEOF, tNewline, tRedir:
+		return syntaxErrorf("unexpected %s", t.kind)
 	case tWord:
 		if t.isPlain {
 			return syntaxErrorf("unexpected %q", t.plain)
@@ -112,7 +60,7 @@ func unexpected(t token) error {
 func reserved(t token, w string) bool { return t.kind == tWord && t.isPlain && t.plain == w }
 
 // closers end a list: the words that close the compound command around it.
-var closers = map[string]bool{"then": true, "elif": true, "else": true, "fi": true, "do": true, "done": true, "}": true}
+var closers = map[string]bool{"then": true, "elif": true, "else": true, "fi": true, "do": true, "done": true, "}": true, "esac": true}
 
 func (p *parser) skipNewlines() error {
 	for {
@@ -139,7 +87,7 @@ func (p *parser) list() (listNode, error) {
 		if err != nil {
 			return nil, err
 		}
-		if t.kind == tEOF || t.kind == tRParen || t.kind == tWord && t.isPlain && closers[t.plain] {
+		if t.kind == tEOF || t.kind == tRParen || t.kind == tDSemi || t.kind == tWord && t.isPlain && closers[t.plain] {
 			return list, nil
 		}
 		n, err := p.andOr()
@@ -232,22 +180,27 @@ func (p *parser) command() (node, error) {
 		return nil, syntaxErrorf("subshells ( ... ) are not supported")
 	}
 	if t.kind == tWord && t.isPlain {
+		var compound func() (node, error)
 		switch t.plain {
 		case "if":
-			return p.ifClause()
+			compound = p.ifClause
 		case "while", "until":
-			return p.loop()
+			compound = p.loop
 		case "for":
-			return p.forClause()
+			compound = p.forClause
+		case "case":
+			compound = p.caseClause
 		case "{":
-			p.take()
-			body, err := p.list()
+			compound = p.braceGroup
+		case "function", "select":
+			return nil, syntaxErrorf("%q is not supported", t.plain)
+		}
+		if compound != nil {
+			n, err := compound()
 			if err != nil {
 				return nil, err
 			}
-			return body, p.expect("}")
-		case "case", "function", "select":
-			return nil, syntaxErrorf("%q is not supported", t.plain)
+			return p.redirected(n)
 		}
 		if closers[t.plain] {
 			return nil, unexpected(t)
@@ -268,6 +221,43 @@ func (p *parser) expect(w string) error {
 	return nil
 }
 
+// redirected parses the redirections after a compound command, if any.
+func (p *parser) redirected(n node) (node, error) {
+	var redirs []redirect
+	for {
+		t, err := p.peek()
+		if err != nil {
+			return nil, err
+		}
+		if t.kind != tRedir {
+			break
+		}
+		r, err := p.redirection()
+		if err != nil {
+			return nil, err
+		}
+		redirs = append(redirs, r)
+	}
+	if redirs == nil {
+		return n, nil
+	}
+	return &redirectedNode{cmd: n, redirs: redirs}, nil
+}
+
+// redirection parses a redirection operator and its target word.
+func (p *parser) redirection() (redirect, error) {
+	op := p.take()
+	target, err := p.peek()
+	if err != nil {
+		return redirect{}, err
+	}
+	if target.kind != tWord {
+		return redirect{}, unexpected(target)
+	}
+	p.take()
+	return redirect{fd: op.fd, op: op.op, target: target.word}, nil
+}
+
 func (p *parser) simple() (node, error) {
 	cmd := &simpleCmd{}
 	for {
@@ -285,16 +275,11 @@ func (p *parser) simple() (node, error) {
 			cmd.words = append(cmd.words, t.word)
 			continue
 		case tRedir:
-			p.take()
-			target, err := p.peek()
+			r, err := p.redirection()
 			if err != nil {
 				return nil, err
 			}
-			if target.kind != tWord {
-				return nil, unexpected(target)
-			}
-			p.take()
-			cmd.redirs = append(cmd.redirs, redirect{fd: t.fd, op: t.op, target: target.word})
+			cmd.redirs = append(cmd.redirs, r)
 			continue
 		case tLParen:
 			if len(cmd.words) == 1 && len(cmd.assigns) == 0 {
@@ -330,105 +315,3 @@ func asAssignment(t token) (assignment, bool) {
 	value := append(word{{kind: pLit, quoted: true, text: first[eq+1:]}}, t.word[1:]...)
 	return assignment{name: first[:eq], value: value}, true
 }
-
-func (p *parser) ifClause() (node, error) {
-	p.take() // if
-	n := &ifNode{}
-	for {
-		cond, err := p.list()
-		if err != nil {
-			return nil, err
-		}
-		if err := p.expect("then"); err != nil {
-			return nil, err
-		}
-		body, err := p.list()
-		if err != nil {
-			return nil, err
-		}
-		n.conds, n.bodies = append(n.conds, cond), append(n.bodies, body)
-		t, err := p.peek()
-		if err != nil {
-			return nil, err
-		}
-		switch {
-		case reserved(t, "elif"):
-			p.take()
-			continue
-		case reserved(t, "else"):
-			p.take()
-			els, err := p.list()
-			if err != nil {
-				return nil, err
-			}
-			n.els = append(listNode{}, els...)
-		}
-		return n, p.expect("fi")
-	}
-}
-
-func (p *parser) loop() (node, error) {
-	n := &loopNode{until: p.take().plain == "until"}
-	var err error
-	if n.cond, err = p.list(); err != nil {
-		return nil, err
-	}
-	if err := p.expect("do"); err != nil {
-		return nil, err
-	}
-	if n.body, err = p.list(); err != nil {
-		return nil, err
-	}
-	return n, p.expect("done")
-}
-
-func (p *parser) forClause() (node, error) {
-	p.take() // for
-	t, err := p.peek()
-	if err != nil {
-		return nil, err
-	}
-	if !t.isPlain || !isName(t.plain) {
-		return nil, syntaxErrorf("bad for loop variable")
-	}
-	p.take()
-	n := &forNode{name: t.plain}
-	if err := p.skipNewlines(); err != nil {
-		return nil, err
-	}
-	if t, err = p.peek(); err != nil {
-		return nil, err
-	}
-	if reserved(t, "in") {
-		p.take()
-		n.words = []word{}
-		for {
-			if t, err = p.peek(); err != nil {
-				return nil, err
-			}
-			if t.kind != tWord {
-				break
-			}
-			n.words = append(n.words, p.take().word)
-		}
-		if t.kind != tSemi && t.kind != tNewline {
-			return nil, unexpected(t)
-		}
-		p.take()
-	} else if t.kind == tSemi {
-		p.take()
-	}
-	if err := p.skipNewlines(); err != nil {
-		return nil, err
-	}
-	if err := p.expect("do"); err != nil {
-		return nil, err
-	}
-	if n.body, err = p.list(); err != nil {
-		return nil, err
-	}
-	return n, p.expect("done")
-}
-
-// String is for debugging test failures.
-func (c *simpleCmd) String() string { return fmt.Sprintf("cmd(%d words)", len(c.words)) }

@@ -1,0 +1,67 @@
+package shell
+
+import (
+	"time"
+)
+
+// Stream is an output stream of a process.
+type Stream uint8
+
+// The output streams.
+const (
+	Stdout Stream = 1
+	Stderr Stream = 2
+)
+
+// Host receives what a process writes. The runtime appends it to the
+// container log; an exec collects it.
+type Host interface {
+	// Write receives text the process wrote to s at its time now. text
+	// may hold several lines, or part of one.
+	Write(s Stream, now time.Time, text string)
+}
+
+// Config is the world a process runs in.
+type Config struct {
+	// Env is the environment, "NAME=value" in order.
+	Env []string
+	// Hostname is what `hostname` prints; IP what `hostname -i` prints.
+	Hostname string
+	IP       string
+	// WorkingDir defaults to "/".
+	WorkingDir string
+	// FS is the container's file system, shared with its execs. Defaults
+	// to a new one.
+	FS *FS
+	// Host receives the output. Required.
+	Host Host
+	// Servers reports whether a command name (the base name of argv[0])
+	// is a server program of the image: running one makes the process
+	// serve until it is signalled. Defaults to none.
+	Servers func(name string) bool
+}
+
+// ResultKind says why Run returned.
+type ResultKind uint8
+
+// The results of Run.
+const (
+	// Sleeping: call Run again at Result.Until (never, when it is zero).
+	Sleeping ResultKind = iota
+	// Serving: the process runs a server program, Result.Argv, until it
+	// is signalled or killed. Run need not be called again.
+	Serving
+	// Exited: the process ended with Result.ExitCode.
+	Exited
+)
+
+// Result is what Run did.
+type Result struct {
+	Kind ResultKind
+	// Until is when a sleeping process wakes; zero means never (sleep
+	// infinity, tail -f).
+	Until    time.Time
+	ExitCode int
+	// Argv is the server program a Serving process runs.
+	Argv []string
+}
