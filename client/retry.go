@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/minicp/minicp/api/apierrors"
+	"github.com/minicp/minicp/wait"
 )
 
 // DefaultRetry is the backoff for a conflict between clients changing the
@@ -13,11 +14,11 @@ import (
 // race has already written and a re-read will almost surely succeed.
 //
 // Upstream: k8s.io/client-go/util/retry (DefaultRetry).
-var DefaultRetry = Backoff{
-	Steps:    5,
-	Duration: 10 * time.Millisecond,
-	Factor:   1.0,
-	Jitter:   0.1,
+var DefaultRetry = wait.Backoff{
+	Steps:   5,
+	Initial: 10 * time.Millisecond,
+	Factor:  1.0,
+	Jitter:  0.1,
 }
 
 // DefaultBackoff is the backoff for a conflict with controllers that keep
@@ -25,11 +26,11 @@ var DefaultRetry = Backoff{
 // attempts, 10ms, 50ms, 250ms apart, giving the controllers time to settle.
 //
 // Upstream: k8s.io/client-go/util/retry (DefaultBackoff).
-var DefaultBackoff = Backoff{
-	Steps:    4,
-	Duration: 10 * time.Millisecond,
-	Factor:   5.0,
-	Jitter:   0.1,
+var DefaultBackoff = wait.Backoff{
+	Steps:   4,
+	Initial: 10 * time.Millisecond,
+	Factor:  5.0,
+	Jitter:  0.1,
 }
 
 // RetryOnConflict calls fn until it returns something other than a 409
@@ -37,17 +38,17 @@ var DefaultBackoff = Backoff{
 // backoff's delays between calls. fn must re-read the object each time:
 // retrying a write of the same stale object conflicts again. It returns
 // fn's last error (nil on success), joined with ctx's error when ctx ended
-// while waiting.
+// while waiting. backoff is a copy: the caller's value is not advanced.
 //
 // Upstream: k8s.io/client-go/util/retry (RetryOnConflict).
-func RetryOnConflict(ctx context.Context, backoff Backoff, fn func() error) error {
-	for {
+func RetryOnConflict(ctx context.Context, backoff wait.Backoff, fn func() error) error {
+	for attempt := 1; ; attempt++ {
 		err := fn()
 		if err == nil || !apierrors.IsConflict(err) {
 			return err
 		}
 		// Steps counts attempts; the last one has just failed.
-		if backoff.Steps <= 1 {
+		if attempt >= backoff.Steps {
 			return err
 		}
 		if werr := backoff.Wait(ctx); werr != nil {

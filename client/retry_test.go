@@ -119,35 +119,3 @@ func TestRetryOnConflictAgainstServer(t *testing.T) {
 		assert.Equal(t, map[string]string{"n": "1", "other": "writer"}, got.Labels, "neither write is lost")
 	})
 }
-
-func TestBackoffStep(t *testing.T) {
-	tests := []struct {
-		name string
-		b    client.Backoff
-		want []time.Duration
-	}{
-		{name: "constant", b: client.Backoff{Duration: 10 * time.Millisecond, Factor: 1, Steps: 3},
-			want: []time.Duration{10 * time.Millisecond, 10 * time.Millisecond, 10 * time.Millisecond, 10 * time.Millisecond}},
-		{name: "exponential, capped", b: client.Backoff{Duration: time.Second, Factor: 2, Steps: 100, Cap: 5 * time.Second},
-			want: []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 5 * time.Second, 5 * time.Second}},
-		{name: "no steps keeps the duration", b: client.Backoff{Duration: time.Second, Factor: 2},
-			want: []time.Duration{time.Second, time.Second}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			b := tc.b
-			var got []time.Duration
-			for range tc.want {
-				got = append(got, b.Step())
-			}
-			assert.Equal(t, tc.want, got)
-		})
-	}
-
-	b := client.Backoff{Duration: time.Second, Jitter: 0.5, Steps: 1000}
-	for range 100 {
-		d := b.Step()
-		assert.GreaterOrEqual(t, d, time.Second, "jitter only adds")
-		assert.Less(t, d, 1500*time.Millisecond, "at most Jitter*Duration more")
-	}
-}

@@ -12,6 +12,7 @@ import (
 	"github.com/minicp/minicp/controllers/manager"
 	"github.com/minicp/minicp/kubelet"
 	"github.com/minicp/minicp/scheduler"
+	"github.com/minicp/minicp/wait"
 )
 
 // components are what runs against the API server: the controller-manager,
@@ -113,40 +114,20 @@ func (comps *components) start(ctx context.Context, wg *sync.WaitGroup, c *Clust
 
 // waitIdle blocks until the controller-manager, the scheduler and every
 // kubelet are idle at once: one component's work can give another more,
-// so it goes round until a whole round found nothing to wait for.
+// so wait.WaitIdle goes round until a whole round finds nothing to wait
+// for.
 func (comps *components) waitIdle(ctx context.Context) error {
-	for {
-		busy, err := comps.waitIdleOnce(ctx)
-		if err != nil || !busy {
-			return err
-		}
+	var idlers []wait.Idler
+	if comps.controllerManager != nil {
+		idlers = append(idlers, comps.controllerManager)
 	}
-}
-
-// waitIdleOnce waits for each component in turn to be idle and reports
-// whether any had been busy.
-func (comps *components) waitIdleOnce(ctx context.Context) (busy bool, err error) {
-	if m := comps.controllerManager; m != nil && !m.Idle() {
-		busy = true
-		if err := m.WaitIdle(ctx); err != nil {
-			return busy, err
-		}
-	}
-	if s := comps.scheduler; s != nil && !s.Idle() {
-		busy = true
-		if err := s.WaitIdle(ctx); err != nil {
-			return busy, err
-		}
+	if comps.scheduler != nil {
+		idlers = append(idlers, comps.scheduler)
 	}
 	for _, k := range comps.kubelets {
-		if !k.Idle() {
-			busy = true
-			if err := k.WaitIdle(ctx); err != nil {
-				return busy, err
-			}
-		}
+		idlers = append(idlers, k)
 	}
-	return busy, nil
+	return wait.WaitIdle(ctx, idlers...)
 }
 
 // waitReady blocks until the controller-manager leads, the scheduler has

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/minicp/minicp/api/runtime"
+	"github.com/minicp/minicp/wait"
 )
 
 // DeltaType is the kind of change a Delta records.
@@ -96,9 +97,9 @@ type DeltaFIFO struct {
 	// many of the keys it queued are not processed yet.
 	populated              bool
 	initialPopulationCount int
-	// notEmptyCh is closed and replaced whenever a key is queued, so Pop
-	// can wait for it and for its ctx at once.
-	notEmptyCh chan struct{}
+	// notEmpty is notified whenever a key is queued, so Pop can wait for
+	// it and for its ctx at once.
+	notEmpty wait.Broadcast
 	// syncedCh is closed when HasSynced first becomes true.
 	syncedCh chan struct{}
 	synced   bool
@@ -113,7 +114,6 @@ func NewDeltaFIFO(opts DeltaFIFOOptions) *DeltaFIFO {
 		keyFunc:      opts.KeyFunction,
 		knownObjects: opts.KnownObjects,
 		items:        map[string]Deltas{},
-		notEmptyCh:   make(chan struct{}),
 		syncedCh:     make(chan struct{}),
 	}
 }
@@ -263,7 +263,7 @@ func (f *DeltaFIFO) Pop(ctx context.Context, process PopProcessFunc) error {
 		f.processMu.Lock()
 		f.mu.Lock()
 		if len(f.queue) == 0 {
-			ch := f.notEmptyCh
+			ch := f.notEmpty.Wait()
 			f.mu.Unlock()
 			f.processMu.Unlock()
 			select {
@@ -333,8 +333,7 @@ func (f *DeltaFIFO) queueActionLocked(t DeltaType, obj any) error {
 	f.items[key] = dedupDeltas(append(deltas, Delta{Type: t, Object: obj}))
 	if !queued {
 		f.queue = append(f.queue, key)
-		close(f.notEmptyCh)
-		f.notEmptyCh = make(chan struct{})
+		f.notEmpty.Notify()
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock"
 	"github.com/minicp/minicp/logging"
+	"github.com/minicp/minicp/wait"
 )
 
 // SharedInformerFactoryOptions configures NewSharedInformerFactory.
@@ -27,7 +28,7 @@ type SharedInformerFactoryOptions struct {
 	// none.
 	ResyncPeriod time.Duration
 	// Backoff defaults to DefaultReflectorBackoff.
-	Backoff *client.Backoff
+	Backoff *wait.Backoff
 	// Clock defaults to clock.Real.
 	Clock clock.Clock
 	// Logger defaults to a discard logger.

@@ -20,6 +20,7 @@ import (
 	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/informer"
 	"github.com/minicp/minicp/storage/storagetest"
+	"github.com/minicp/minicp/wait"
 )
 
 // waitTimeout bounds every wait for an event. Events arrive in
@@ -31,7 +32,7 @@ var podsGVR = corev1.SchemeGroupVersion.WithResource("pods")
 
 // fastBackoff keeps retries in tests quick: the reflector reconnects
 // within milliseconds of a server coming back.
-var fastBackoff = client.Backoff{Duration: 5 * time.Millisecond, Factor: 2, Steps: 1 << 30, Cap: 50 * time.Millisecond}
+var fastBackoff = wait.Backoff{Initial: 5 * time.Millisecond, Factor: 2, Cap: 50 * time.Millisecond}
 
 func asPod(obj any) *corev1.Pod {
 	if tomb, ok := obj.(informer.DeletedFinalStateUnknown); ok {

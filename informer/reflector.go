@@ -16,6 +16,7 @@ import (
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock"
 	"github.com/minicp/minicp/logging"
+	"github.com/minicp/minicp/wait"
 )
 
 // ListerWatcher lists and watches one resource.
@@ -49,17 +50,18 @@ type ReflectorStore interface {
 //
 // Upstream: k8s.io/client-go/tools/cache (NewReflectorWithOptions:
 // NewExponentialBackoffManager(800ms, 30s, 2m, 2.0, 1.0)).
-var DefaultReflectorBackoff = client.Backoff{
-	Duration: 800 * time.Millisecond,
-	Factor:   2.0,
-	Jitter:   1.0,
-	Steps:    1 << 30, // grow until Cap
-	Cap:      30 * time.Second,
+var DefaultReflectorBackoff = wait.Backoff{
+	Initial: 800 * time.Millisecond,
+	Factor:  2.0,
+	Jitter:  1.0,
+	Cap:     30 * time.Second,
+	Reset:   backoffResetAfter,
 }
 
 // backoffResetAfter is how long a Reflector must go without backing off
 // before its backoff starts again from the beginning: a failure after a
 // long healthy run is a new incident, not the next step of the last one.
+// A Backoff from the Options without a Reset gets this one.
 const backoffResetAfter = 2 * time.Minute
 
 // defaultMinWatchTimeout is the shortest watch a Reflector asks for; each
@@ -93,7 +95,7 @@ type ReflectorOptions struct {
 	ShouldResync func() bool
 	// Backoff is the backoff between failures. Defaults to
 	// DefaultReflectorBackoff; its Clock is replaced by Clock.
-	Backoff *client.Backoff
+	Backoff *wait.Backoff
 	// WatchErrorHandler, when set, is called with each error that ended a
 	// list-watch (a 410 Gone included), on the reflector's goroutine,
 	// before it backs off or relists; it must not block. The error is
@@ -134,14 +136,12 @@ type Reflector struct {
 	resyncPeriod    time.Duration
 	shouldResync    func() bool
 	onWatchError    func(err error)
-	initialBackoff  client.Backoff
 	minWatchTimeout time.Duration
 	clock           clock.Clock
 	log             *slog.Logger
 
-	// backoff and lastBackoff are used by the goroutine running Start only.
-	backoff     client.Backoff
-	lastBackoff time.Time
+	// backoff is used by the goroutine running Start only.
+	backoff wait.Backoff
 
 	// mu guards lastSyncRV and lastSyncRVUnavailable.
 	mu         sync.Mutex
@@ -170,6 +170,9 @@ func NewReflector(opts ReflectorOptions) (*Reflector, error) {
 		backoff = *opts.Backoff
 	}
 	backoff.Clock = opts.Clock
+	if backoff.Reset == 0 {
+		backoff.Reset = backoffResetAfter
+	}
 	return &Reflector{
 		name:            opts.Name,
 		lw:              opts.ListerWatcher,
@@ -179,7 +182,6 @@ func NewReflector(opts ReflectorOptions) (*Reflector, error) {
 		resyncPeriod:    opts.ResyncPeriod,
 		shouldResync:    opts.ShouldResync,
 		onWatchError:    opts.WatchErrorHandler,
-		initialBackoff:  backoff,
 		backoff:         backoff,
 		minWatchTimeout: opts.MinWatchTimeout,
 		clock:           opts.Clock,
@@ -247,20 +249,10 @@ func (r *Reflector) Start(ctx context.Context) error {
 			continue
 		}
 		r.log.WarnContext(ctx, "list-watch failed", "err", err)
-		if r.wait(ctx) != nil {
+		if r.backoff.Wait(ctx) != nil {
 			return nil
 		}
 	}
-}
-
-// wait backs off, starting over when the last backoff is long past.
-func (r *Reflector) wait(ctx context.Context) error {
-	now := r.clock.Now()
-	if !r.lastBackoff.IsZero() && now.Sub(r.lastBackoff) > backoffResetAfter {
-		r.backoff = r.initialBackoff
-	}
-	r.lastBackoff = now
-	return r.backoff.Wait(ctx)
 }
 
 // ListAndWatch lists, replaces the store's content, then watches until an
@@ -293,7 +285,7 @@ func (r *Reflector) ListAndWatch(ctx context.Context) error {
 			return err
 		}
 		r.log.WarnContext(ctx, "watch failed, retrying", "err", err)
-		if r.wait(ctx) != nil {
+		if r.backoff.Wait(ctx) != nil {
 			return nil
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock/clocktest"
 	"github.com/minicp/minicp/informer"
+	"github.com/minicp/minicp/wait"
 )
 
 // scriptedLW is a ListerWatcher the test plays the server of: every List
@@ -306,7 +307,7 @@ func TestReflectorExpiredContinueListsInOneRequest(t *testing.T) {
 func TestReflectorBacksOffOnErrors(t *testing.T) {
 	lw, store := newScriptedLW(), newRecordingStore()
 	clk := clocktest.NewFake(time.Unix(0, 0))
-	backoff := client.Backoff{Duration: time.Second, Factor: 2, Steps: 10}
+	backoff := wait.Backoff{Initial: time.Second, Factor: 2}
 	startReflector(t, lw, store, informer.ReflectorOptions{Clock: clk, Backoff: &backoff})
 
 	lw.expectList(t).reply <- listReply{err: apierrors.NewInternalError(errors.New("etcd is down"))}

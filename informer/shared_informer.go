@@ -10,9 +10,9 @@ import (
 
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/runtime"
-	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock"
 	"github.com/minicp/minicp/logging"
+	"github.com/minicp/minicp/wait"
 )
 
 // minimumResyncPeriod is the shortest resync a handler can ask for:
@@ -35,7 +35,7 @@ type SharedInformerOptions struct {
 	LabelSelector string
 	FieldSelector string
 	// Backoff defaults to DefaultReflectorBackoff.
-	Backoff *client.Backoff
+	Backoff *wait.Backoff
 	// WatchErrorHandler is the Reflector's (see ReflectorOptions).
 	WatchErrorHandler func(err error)
 	// Clock defaults to clock.Real; it drives resync and backoff.
@@ -61,7 +61,7 @@ type SharedInformer struct {
 	lw            ListerWatcher
 	labelSelector string
 	fieldSelector string
-	backoff       *client.Backoff
+	backoff       *wait.Backoff
 	onWatchError  func(err error)
 	defaultResync time.Duration
 	clock         clock.Clock
@@ -136,6 +136,9 @@ func (s *SharedInformer) HasSynced() bool {
 		return false
 	}
 }
+
+// Synced returns a channel closed once HasSynced holds.
+func (s *SharedInformer) Synced() <-chan struct{} { return s.fifo.Synced() }
 
 // WaitForSync blocks until HasSynced or ctx ends (returning ctx's error).
 func (s *SharedInformer) WaitForSync(ctx context.Context) error {

@@ -1,22 +1,31 @@
 package kubelet
 
-import "time"
+import (
+	"time"
 
-// The kubelet's backoffs, for restarting a crashing container
-// (CrashLoopBackOff) and for pulling an image that failed (ImagePullBackOff):
-// the first retry waits initialBackoff, each next one twice as long, up to
-// maxBackoff. The numbers are upstream's: 10s is long enough that a crash
-// loop does not hog the node, 5m short enough that a fixed cause (an image
-// pushed, a dependency up) is noticed within minutes.
-const (
-	initialBackoff = 10 * time.Second
-	maxBackoff     = 5 * time.Minute
+	"github.com/minicp/minicp/wait"
 )
 
-// backOff is a per-key exponential backoff on the kubelet's clock. An
-// entry that was not stepped for twice maxBackoff starts over: a container
-// that ran fine for ten minutes and then crashed is a new incident. It is
-// owned by one pod's worker and needs no lock.
+// containerBackoff is the kubelet's backoff, for restarting a crashing
+// container (CrashLoopBackOff) and for pulling an image that failed
+// (ImagePullBackOff): the first retry waits 10s, each next one twice as
+// long, up to 5m. The numbers are upstream's: 10s is long enough that a
+// crash loop does not hog the node, 5m short enough that a fixed cause
+// (an image pushed, a dependency up) is noticed within minutes. An entry
+// that was not stepped for Reset (twice the cap) starts over: a container
+// that ran fine for ten minutes and then crashed is a new incident. No
+// jitter, as upstream's kubelet.
+var containerBackoff = wait.Backoff{
+	Initial: 10 * time.Second,
+	Factor:  2,
+	Cap:     5 * time.Minute,
+	Reset:   10 * time.Minute,
+}
+
+// backOff is a per-key containerBackoff, stepped at the time of an event
+// (a container's exit, a failed pull) rather than the clock's, as the
+// kubelet learns of events late. It is owned by one pod's worker and
+// needs no lock.
 //
 // Upstream: k8s.io/client-go/util/flowcontrol (Backoff, without jitter as
 // the kubelet uses it).
@@ -25,25 +34,25 @@ type backOff struct {
 }
 
 type backOffEntry struct {
+	// steps counts the events since the entry started (over).
+	steps      int
 	backoff    time.Duration
 	lastUpdate time.Time
 }
 
-// next steps key's backoff for an event (a container's exit, a failed
-// pull) at eventTime: to initialBackoff for a new or expired entry, else
-// to twice the last delay, capped at maxBackoff.
+// next steps key's backoff for an event at eventTime: to the first delay
+// for a new or expired entry, else to the next one.
 func (b *backOff) next(key string, eventTime, now time.Time) {
 	if b.entries == nil {
 		b.entries = map[string]*backOffEntry{}
 	}
 	e, ok := b.entries[key]
-	switch {
-	case !ok || hasExpired(eventTime, e.lastUpdate):
-		e = &backOffEntry{backoff: initialBackoff}
+	if !ok || hasExpired(eventTime, e.lastUpdate) {
+		e = &backOffEntry{}
 		b.entries[key] = e
-	default:
-		e.backoff = min(2*e.backoff, maxBackoff)
 	}
+	e.backoff = containerBackoff.Delay(e.steps)
+	e.steps++
 	e.lastUpdate = now
 }
 
@@ -67,7 +76,7 @@ func (b *backOff) delay(key string) time.Duration {
 }
 
 func hasExpired(eventTime, lastUpdate time.Time) bool {
-	return eventTime.Sub(lastUpdate) > 2*maxBackoff
+	return eventTime.Sub(lastUpdate) > containerBackoff.Reset
 }
 
 // inBackOffSinceUpdate reports whether key's last step (a failed pull)

@@ -3,9 +3,11 @@ package kubelet
 import (
 	"context"
 	"fmt"
+
+	"github.com/minicp/minicp/wait"
 )
 
-// Idle reports whether the kubelet has nothing to do at the clock's
+// Idle implements wait.Idler. It reports whether the kubelet has nothing to do at the clock's
 // current time: it is Ready, its pod list is in step with everything its
 // watch delivered, no runtime change is waiting for the PLEG, no pod
 // worker runs or is due, and no pod's wake-up time (a backoff, a probe, a
@@ -39,40 +41,20 @@ func (k *Kubelet) Idle() bool {
 	return k.workers.idle()
 }
 
+// IdleChanged implements wait.Idler: a channel closed at the next change
+// of anything Idle looks at.
+func (k *Kubelet) IdleChanged() <-chan struct{} { return k.changed.Wait() }
+
 // WaitIdle blocks until Idle or until ctx is done, returning ctx's error.
 func (k *Kubelet) WaitIdle(ctx context.Context) error {
-	for {
-		changed := k.changed()
-		var rtChanged <-chan struct{}
-		if k.notifier != nil {
-			rtChanged = k.notifier.Changed()
-		}
-		if k.Idle() {
-			return nil
-		}
-		select {
-		case <-changed:
-		case <-rtChanged:
-		case <-ctx.Done():
-			return fmt.Errorf("kubelet %s: wait idle: %w", k.nodeName, ctx.Err())
-		}
+	if err := wait.WaitIdle(ctx, k); err != nil {
+		return fmt.Errorf("kubelet %s: %w", k.nodeName, err)
 	}
-}
-
-// changed returns the channel notify closes next.
-func (k *Kubelet) changed() <-chan struct{} {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	return k.changedCh
+	return nil
 }
 
 // notify wakes WaitIdle callers: something Idle looks at may have changed.
-func (k *Kubelet) notify() {
-	k.mu.Lock()
-	close(k.changedCh)
-	k.changedCh = make(chan struct{})
-	k.mu.Unlock()
-}
+func (k *Kubelet) notify() { k.changed.Notify() }
 
 // markRegistered and markSynced record the two halves of readiness.
 func (k *Kubelet) markRegistered() {

@@ -24,6 +24,7 @@ import (
 	"github.com/minicp/minicp/kubelet/cri"
 	"github.com/minicp/minicp/kubelet/cri/simulated"
 	"github.com/minicp/minicp/logging"
+	"github.com/minicp/minicp/wait"
 )
 
 // Version is the kubelet version every simulated node reports in
@@ -174,9 +175,10 @@ type Kubelet struct {
 	logAddr    netip.AddrPort
 	registered bool
 	isReady    bool
-	// changedCh is closed and replaced whenever something Idle looks at
-	// may have changed, so WaitIdle can also select on its ctx.
-	changedCh chan struct{}
+
+	// changed is notified whenever something Idle looks at may have
+	// changed, so WaitIdle can also select on its ctx.
+	changed wait.Broadcast
 }
 
 // New validates opts and returns a Kubelet that is not running. It makes
@@ -209,7 +211,6 @@ func New(opts Options) (*Kubelet, error) {
 		statusFreq:    opts.NodeStatusUpdateFrequency,
 		leaseDuration: opts.LeaseDurationSeconds,
 		readyCh:       make(chan struct{}),
-		changedCh:     make(chan struct{}),
 	}
 	if k.clock == nil {
 		k.clock = clock.Real

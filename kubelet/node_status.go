@@ -15,6 +15,7 @@ import (
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/client"
+	"github.com/minicp/minicp/wait"
 )
 
 // nodeStatusUpdateRetry is how many times a node status update is tried
@@ -24,7 +25,7 @@ const nodeStatusUpdateRetry = 5
 
 // registrationBackoff paces registration attempts while the API server
 // cannot be reached: upstream starts at 100ms and doubles up to 7s.
-var registrationBackoff = client.Backoff{Duration: 100 * time.Millisecond, Factor: 2, Steps: 1 << 30, Cap: 7 * time.Second}
+var registrationBackoff = wait.Backoff{Initial: 100 * time.Millisecond, Factor: 2, Cap: 7 * time.Second}
 
 // errPodCIDRMismatch: the node is registered with another podCIDR, which
 // can never change; the kubelet would hand out addresses the node does

@@ -1,13 +1,13 @@
 package kubelet
 
 import (
-	"container/heap"
 	"context"
 	"sync"
 	"time"
 
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	"github.com/minicp/minicp/clock"
+	"github.com/minicp/minicp/wait"
 )
 
 // syncFunc brings one pod's containers towards what its spec asks for and
@@ -50,10 +50,6 @@ type podWorker struct {
 	// parked: the running sync waits for the clock alone (a container's
 	// grace period), so the worker has no work now; see park.
 	parked bool
-	// wakeAt is when the pod wants a sync by the clock, zero for never; a
-	// worker is in podWorkers.wakeups if and only if wakeAt is not zero.
-	wakeAt    time.Time
-	heapIndex int
 
 	// state belongs to the goroutine running the pod's sync. Only one
 	// runs at a time, and each starts under mu after the last one ended
@@ -64,8 +60,8 @@ type podWorker struct {
 // podWorkers runs each pod's syncs one at a time, on a goroutine that
 // exists only while the pod has work: an update from the API, a runtime
 // change, or a wake-up time that came. An idle pod costs its podWorker
-// and nothing else; its wake-up time is an entry in a heap served by one
-// clock timer (the kubelet's syncLoop waits on it).
+// and nothing else; its wake-up time is an entry in a wait.DeadlineQueue
+// served by one clock timer (runWakeups, on the kubelet's syncLoop).
 //
 //	update/enqueue --> [working] --sync--> nothing pending --> [idle]
 //	                     ^    |                                   |
@@ -77,17 +73,13 @@ type podWorkers struct {
 	clock  clock.Clock
 	sync   syncFunc
 	notify func()
-	// timer fires at the earliest wake-up; kickCh (buffer 1) when one is
-	// already due as it is armed.
-	timer  clock.Timer
-	kickCh chan struct{}
+	// wakeups holds the workers that want a sync by the clock, at that
+	// time. It is changed only under mu (it has a lock of its own too).
+	wakeups *wait.DeadlineQueue[*podWorker]
 
 	// mu guards the fields below and every podWorker's guarded fields.
 	mu      sync.Mutex
 	workers map[string]*podWorker
-	wakeups wakeupHeap
-	armed   bool
-	armedAt time.Time
 	// runCtx is start's context; nil before start. No worker starts once
 	// stopped is set.
 	runCtx  context.Context
@@ -102,11 +94,9 @@ func newPodWorkers(clk clock.Clock, sync syncFunc, notify func()) *podWorkers {
 		clock:   clk,
 		sync:    sync,
 		notify:  notify,
-		timer:   clk.NewTimer(time.Hour),
-		kickCh:  make(chan struct{}, 1),
+		wakeups: wait.NewDeadlineQueue(wait.DeadlineOptions[*podWorker]{Clock: clk}),
 		workers: map[string]*podWorker{},
 	}
-	p.timer.Stop()
 	return p
 }
 
@@ -127,7 +117,7 @@ func (p *podWorkers) start(ctx context.Context) {
 func (p *podWorkers) stop() {
 	p.mu.Lock()
 	p.stopped = true
-	p.timer.Stop()
+	p.wakeups.Stop()
 	p.mu.Unlock()
 	p.wg.Wait()
 }
@@ -140,7 +130,7 @@ func (p *podWorkers) update(pod *corev1.Pod) {
 	defer p.mu.Unlock()
 	w, ok := p.workers[pod.UID]
 	if !ok {
-		w = &podWorker{uid: pod.UID, heapIndex: -1}
+		w = &podWorker{uid: pod.UID}
 		p.workers[pod.UID] = w
 	}
 	old := w.pod
@@ -281,93 +271,35 @@ func (p *podWorkers) idle() bool {
 			return false
 		}
 	}
-	return len(p.wakeups) == 0 || p.wakeups[0].wakeAt.After(p.clock.Now())
+	return !p.wakeups.Due()
+}
+
+// runWakeups starts the workers whose wake-up time came, until ctx is
+// done.
+func (p *podWorkers) runWakeups(ctx context.Context) {
+	p.wakeups.Run(ctx, p.fireDue)
 }
 
 // fireDue starts the workers whose wake-up time came.
 func (p *podWorkers) fireDue() {
 	p.mu.Lock()
 	now := p.clock.Now()
-	for len(p.wakeups) > 0 && !p.wakeups[0].wakeAt.After(now) {
-		w := heap.Pop(&p.wakeups).(*podWorker)
-		w.wakeAt = time.Time{}
+	for {
+		w, _, ok := p.wakeups.PopDue(now)
+		if !ok {
+			break
+		}
 		p.enqueueLocked(w)
 	}
-	p.armed = false
-	p.rearmLocked()
 	p.mu.Unlock()
 	p.notify()
 }
 
 // setWakeLocked sets (or with zero, clears) w's wake-up time.
 func (p *podWorkers) setWakeLocked(w *podWorker, at time.Time) {
-	switch {
-	case at.IsZero() && w.wakeAt.IsZero():
-		return
-	case at.IsZero():
-		heap.Remove(&p.wakeups, w.heapIndex)
-	case w.wakeAt.IsZero():
-		w.wakeAt = at
-		heap.Push(&p.wakeups, w)
-	default:
-		w.wakeAt = at
-		heap.Fix(&p.wakeups, w.heapIndex)
-	}
-	w.wakeAt = at
-	p.rearmLocked()
-}
-
-// rearmLocked sets the timer for the earliest wake-up. A wake-up already
-// due is not left to the timer, which on a fake clock would fire only at
-// the next step: kickCh makes syncLoop run it.
-func (p *podWorkers) rearmLocked() {
-	if p.stopped {
+	if at.IsZero() {
+		p.wakeups.Remove(w)
 		return
 	}
-	if len(p.wakeups) == 0 {
-		if p.armed {
-			p.timer.Stop()
-			p.armed = false
-		}
-		return
-	}
-	next := p.wakeups[0].wakeAt
-	if p.armed && next.Equal(p.armedAt) {
-		return
-	}
-	d := next.Sub(p.clock.Now())
-	if d <= 0 {
-		p.armed = false
-		p.timer.Stop()
-		select {
-		case p.kickCh <- struct{}{}:
-		default: // a kick is pending already
-		}
-		return
-	}
-	p.timer.Reset(d)
-	p.armed, p.armedAt = true, next
-}
-
-// wakeupHeap orders workers by wake-up time.
-type wakeupHeap []*podWorker
-
-func (h wakeupHeap) Len() int           { return len(h) }
-func (h wakeupHeap) Less(i, j int) bool { return h[i].wakeAt.Before(h[j].wakeAt) }
-func (h wakeupHeap) Swap(i, j int) {
-	h[i], h[j] = h[j], h[i]
-	h[i].heapIndex, h[j].heapIndex = i, j
-}
-func (h *wakeupHeap) Push(x any) {
-	w := x.(*podWorker)
-	w.heapIndex = len(*h)
-	*h = append(*h, w)
-}
-func (h *wakeupHeap) Pop() any {
-	old := *h
-	w := old[len(old)-1]
-	old[len(old)-1] = nil
-	*h = old[:len(old)-1]
-	w.heapIndex = -1
-	return w
+	p.wakeups.SetAt(w, at)
 }

@@ -1,6 +1,9 @@
 package kubelet
 
-import "context"
+import (
+	"context"
+	"sync"
+)
 
 // syncLoop is the kubelet's main loop: it relists the runtime when the
 // PLEG says something changed, and starts the pod workers whose wake-up
@@ -9,6 +12,11 @@ import "context"
 // Upstream: k8s.io/kubernetes/pkg/kubelet (Kubelet.syncLoop).
 func (k *Kubelet) syncLoop(ctx context.Context) {
 	defer k.pleg.stop()
+	// The pod workers' wake-ups are served beside the loop, and stopped
+	// with it.
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	wg.Go(func() { k.workers.runWakeups(ctx) })
 	changed, tick := k.pleg.relist(ctx)
 	k.notify()
 	for {
@@ -21,10 +29,6 @@ func (k *Kubelet) syncLoop(ctx context.Context) {
 		case <-tick:
 			changed, tick = k.pleg.relist(ctx)
 			k.notify()
-		case <-k.workers.timer.C():
-			k.workers.fireDue()
-		case <-k.workers.kickCh:
-			k.workers.fireDue()
 		}
 	}
 }

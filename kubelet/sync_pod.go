@@ -261,7 +261,7 @@ func shouldRestart(policy corev1.RestartPolicy, exitCode int32) bool {
 
 // restartContainer starts the next run of an exited container, unless
 // it is backing off: the first restart is at once, the next ones wait
-// initialBackoff after the exit, doubling up to maxBackoff
+// containerBackoff.Initial after the exit, doubling up to its Cap
 // (CrashLoopBackOff).
 //
 // Upstream: k8s.io/kubernetes/pkg/kubelet/kuberuntime (doBackOff).

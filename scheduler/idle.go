@@ -8,9 +8,10 @@ import (
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/informer"
+	"github.com/minicp/minicp/wait"
 )
 
-// Idle reports whether the scheduler has nothing to do on its own: it is
+// Idle implements wait.Idler. It reports whether the scheduler has nothing to do on its own: it is
 // Ready, its handlers have handled every object their informers hold, no
 // pod is waiting in the activeQ, no scheduling or binding cycle is in
 // flight, and no pod's backoff (or five-minute wait as unschedulable) has
@@ -31,28 +32,25 @@ func (s *Scheduler) Idle() bool {
 	return s.queue.Idle() && s.handlersCaughtUp() && s.queue.Idle()
 }
 
+// IdleChanged implements wait.Idler: a channel closed at the scheduler's
+// readiness or its next change (a handler call, a queue change).
+func (s *Scheduler) IdleChanged() <-chan struct{} {
+	select {
+	case <-s.readyCh:
+		return s.changed.Wait()
+	default:
+		return s.readyCh
+	}
+}
+
 // WaitIdle blocks until Idle holds, or ctx ends (its error is returned).
 // It waits for changes, never polls. Tests use it as a quiescence
 // barrier: step a fake clock, WaitIdle, then assert.
 func (s *Scheduler) WaitIdle(ctx context.Context) error {
-	select {
-	case <-s.readyCh:
-	case <-ctx.Done():
-		return fmt.Errorf("scheduler: wait for idle: %w", ctx.Err())
+	if err := wait.WaitIdle(ctx, s); err != nil {
+		return fmt.Errorf("scheduler: %w", err)
 	}
-	for {
-		// Take the channel before checking, so a change between the check
-		// and the select is not missed.
-		ch := s.changed.wait()
-		if s.Idle() {
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("scheduler: wait for idle: %w", ctx.Err())
-		case <-ch:
-		}
-	}
+	return nil
 }
 
 // WaitForNodes blocks until the scheduler's cache holds every node in
@@ -61,7 +59,7 @@ func (s *Scheduler) WaitIdle(ctx context.Context) error {
 // off, and on a fake clock its backoff never runs out.
 func (s *Scheduler) WaitForNodes(ctx context.Context, names ...string) error {
 	for {
-		ch := s.changed.wait()
+		ch := s.changed.Wait()
 		if s.hasNodes(names) {
 			return nil
 		}
@@ -90,47 +88,20 @@ func (s *Scheduler) handlersCaughtUp() bool {
 		s.nodesHandled.caughtUp(s.nodeInformer.Indexer()) && s.podsHandled.caughtUp(s.podInformer.Indexer())
 }
 
-// broadcaster wakes every goroutine waiting for a change: wait returns a
-// channel that the next notify closes. Safe for concurrent use.
-type broadcaster struct {
-	// mu guards ch, which is nil while nobody waits, so that notify, called
-	// on every handler call and queue change, allocates nothing then.
-	mu sync.Mutex
-	ch chan struct{}
-}
-
-func (b *broadcaster) wait() <-chan struct{} {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.ch == nil {
-		b.ch = make(chan struct{})
-	}
-	return b.ch
-}
-
-func (b *broadcaster) notify() {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.ch != nil {
-		close(b.ch)
-		b.ch = nil
-	}
-}
-
 // handledTracker records, per object key, the resourceVersion a handler
 // last handled, so Idle can tell whether the handler has caught up with
 // its informer's Indexer. A Registration only says that the first LIST
 // was handled, and offers no channel to wait on; the tracker covers every
 // later change too and notifies on each. Safe for concurrent use.
 type handledTracker struct {
-	changed *broadcaster
+	changed *wait.Broadcast
 	// mu guards rvs: key -> resourceVersion of the last state handled; a
 	// deleted object has no entry.
 	mu  sync.Mutex
 	rvs map[string]string
 }
 
-func newHandledTracker(changed *broadcaster) *handledTracker {
+func newHandledTracker(changed *wait.Broadcast) *handledTracker {
 	return &handledTracker{changed: changed, rvs: map[string]string{}}
 }
 
@@ -145,7 +116,7 @@ func (t *handledTracker) handled(obj runtime.Object) {
 	t.mu.Lock()
 	t.rvs[key] = rv
 	t.mu.Unlock()
-	t.changed.notify()
+	t.changed.Notify()
 }
 
 // deleted records the deletion of the object with key.
@@ -153,7 +124,7 @@ func (t *handledTracker) deleted(key string) {
 	t.mu.Lock()
 	delete(t.rvs, key)
 	t.mu.Unlock()
-	t.changed.notify()
+	t.changed.Notify()
 }
 
 // caughtUp reports whether every object of indexer has been handled at

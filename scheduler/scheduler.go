@@ -22,6 +22,7 @@ import (
 	"github.com/minicp/minicp/scheduler/internal/cache"
 	"github.com/minicp/minicp/scheduler/internal/queue"
 	"github.com/minicp/minicp/scheduler/plugins"
+	"github.com/minicp/minicp/wait"
 )
 
 // Options configures New. Only Clientset is required.
@@ -76,7 +77,7 @@ type Scheduler struct {
 	nodesHandled *handledTracker
 
 	// changed is notified whenever Idle may have become true.
-	changed *broadcaster
+	changed *wait.Broadcast
 	// readyCh is closed by Start once the informers have synced and the
 	// handlers have handled what they hold.
 	readyCh chan struct{}
@@ -131,7 +132,7 @@ func New(opts Options) (*Scheduler, error) {
 		profiles: map[string]*profile{},
 		cache:    cache.New(),
 		snapshot: cache.NewSnapshot(),
-		changed:  &broadcaster{},
+		changed:  &wait.Broadcast{},
 		readyCh:  make(chan struct{}),
 
 		bindingSlots: make(chan struct{}, maxBindingsInFlight),
@@ -152,7 +153,7 @@ func New(opts Options) (*Scheduler, error) {
 		PodInitialBackoff: time.Duration(cfg.PodInitialBackoffSeconds) * time.Second,
 		PodMaxBackoff:     time.Duration(cfg.PodMaxBackoffSeconds) * time.Second,
 		EventsToRegister:  eventsToRegister(),
-		OnChange:          s.changed.notify,
+		OnChange:          s.changed.Notify,
 	})
 	s.factory, err = informer.NewSharedInformerFactory(informer.SharedInformerFactoryOptions{
 		Client: opts.Clientset.Client(), Clock: opts.Clock, Logger: base,
@@ -257,7 +258,7 @@ func (s *Scheduler) waitForHandlersSync(ctx context.Context) error {
 		return err
 	}
 	for {
-		ch := s.changed.wait()
+		ch := s.changed.Wait()
 		if s.handlersCaughtUp() {
 			return nil
 		}

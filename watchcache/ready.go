@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"sync"
+
+	"github.com/minicp/minicp/wait"
 )
 
 // ErrStopped is returned by reads and watches of a Cacher whose Start has
@@ -39,12 +41,12 @@ const (
 
 // ready holds the state and wakes the requests that wait for it.
 type ready struct {
-	// mu guards state, changedCh and syncedCh.
+	// mu guards state and syncedCh.
 	mu    sync.Mutex
 	state readyState
-	// changedCh is closed and replaced on every state change, so waiters
+	// changed is notified on every state change, under mu, so waiters
 	// can also select on their ctx.
-	changedCh chan struct{}
+	changed wait.Broadcast
 	// syncedCh is closed the first time the state is Ready, and stays
 	// closed: Cacher.Ready returns it.
 	syncedCh   chan struct{}
@@ -52,7 +54,7 @@ type ready struct {
 }
 
 func newReady() *ready {
-	return &ready{changedCh: make(chan struct{}), syncedCh: make(chan struct{})}
+	return &ready{syncedCh: make(chan struct{})}
 }
 
 // set moves to state s. Stopped is terminal: set after it does nothing.
@@ -67,8 +69,7 @@ func (r *ready) set(s readyState) {
 		r.syncedOnce = true
 		close(r.syncedCh)
 	}
-	close(r.changedCh)
-	r.changedCh = make(chan struct{})
+	r.changed.Notify()
 }
 
 // get returns the current state.
@@ -83,7 +84,7 @@ func (r *ready) get() readyState {
 func (r *ready) wait(ctx context.Context) error {
 	for {
 		r.mu.Lock()
-		state, ch := r.state, r.changedCh
+		state, ch := r.state, r.changed.Wait()
 		r.mu.Unlock()
 		switch state {
 		case stateReady:

@@ -9,6 +9,7 @@ import (
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/watch"
 	"github.com/minicp/minicp/storage"
+	"github.com/minicp/minicp/wait"
 )
 
 // storageListPageSize is how many objects one read of the cache's list
@@ -25,7 +26,7 @@ const storageListPageSize = 10000
 // k8s.io/client-go/tools/cache (Reflector.ListAndWatch), which the
 // upstream Cacher runs.
 func (c *Cacher) runReflector(ctx context.Context) {
-	b := &backoff{initial: relistBackoffInitial, max: relistBackoffMax, reset: relistBackoffReset}
+	b := relistBackoff
 	for {
 		began := c.clock.Now()
 		err := c.listAndWatch(ctx)
@@ -33,9 +34,9 @@ func (c *Cacher) runReflector(ctx context.Context) {
 			return
 		}
 		c.becomePending()
-		delay := b.delay(c.clock.Since(began))
+		delay := relistDelay(&b, c.clock.Since(began))
 		c.logger.WarnContext(ctx, "storage watch ended, relisting", "err", err, "backoff", delay)
-		if !sleep(ctx, c.clock, delay) {
+		if wait.Sleep(ctx, c.clock, delay) != nil {
 			return
 		}
 	}

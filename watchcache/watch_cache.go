@@ -13,6 +13,7 @@ import (
 	"github.com/minicp/minicp/api/watch"
 	"github.com/minicp/minicp/clock"
 	"github.com/minicp/minicp/storage"
+	"github.com/minicp/minicp/wait"
 )
 
 // The window's dynamic size, Kubernetes' (watch_cache.go): start at the
@@ -157,9 +158,9 @@ type watchCache struct {
 	// [stateRV, resourceVersion] is the same, so a continue token of any of
 	// them can be served from store.
 	stateRV int64
-	// freshCh is closed and replaced whenever resourceVersion moves, waking
+	// freshness is notified whenever resourceVersion moves, waking
 	// waitUntilFresh.
-	freshCh chan struct{}
+	freshness wait.Broadcast
 }
 
 func newWatchCache(c clock.Clock, capacity int, indexNames []string) *watchCache {
@@ -169,7 +170,6 @@ func newWatchCache(c clock.Clock, capacity int, indexNames []string) *watchCache
 		lowerBound: defaultLowerBoundCapacity,
 		upperBound: defaultUpperBoundCapacity,
 		store:      newStore(indexNames),
-		freshCh:    make(chan struct{}),
 	}
 	if capacity > 0 {
 		w.fixedCapacity = true
@@ -274,16 +274,13 @@ func (w *watchCache) updateResourceVersion(rv int64) bool {
 	return true
 }
 
-func (w *watchCache) notifyLocked() {
-	close(w.freshCh)
-	w.freshCh = make(chan struct{})
-}
+func (w *watchCache) notifyLocked() { w.freshness.Notify() }
 
 // fresh returns the cache's revision and a channel closed when it moves.
 func (w *watchCache) fresh() (int64, <-chan struct{}) {
 	w.mu.RLock()
 	defer w.mu.RUnlock()
-	return w.resourceVersion, w.freshCh
+	return w.resourceVersion, w.freshness.Wait()
 }
 
 // getCapacity returns the window's current capacity.

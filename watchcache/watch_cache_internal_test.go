@@ -177,14 +177,14 @@ func TestTimeBudget(t *testing.T) {
 }
 
 func TestBackoff(t *testing.T) {
-	b := &backoff{initial: relistBackoffInitial, max: relistBackoffMax, reset: relistBackoffReset}
-	base := relistBackoffInitial
+	b := relistBackoff
+	base := relistBackoff.Initial
 	for i := range 8 {
-		d := b.delay(time.Second)
+		d := relistDelay(&b, time.Second)
 		assert.GreaterOrEqual(t, d, base, "delay %d", i)
 		assert.Less(t, d, 2*base, "delay %d is jittered below twice its base", i)
-		base = min(2*base, relistBackoffMax)
+		base = min(2*base, relistBackoff.Cap)
 	}
-	d := b.delay(relistBackoffReset)
-	assert.Less(t, d, 2*relistBackoffInitial, "a watch that ran for the reset period starts over")
+	d := relistDelay(&b, relistBackoffReset)
+	assert.Less(t, d, 2*relistBackoff.Initial, "a watch that ran for the reset period starts over")
 }

@@ -149,6 +149,20 @@ func (c *Cache) HasSynced() bool {
 	return true
 }
 
+// Unsynced returns the Synced channel of an informer requested so far
+// that has not synced yet, closed once it has; nil when every one has. A
+// caller waiting for the whole Cache calls it again after it fires.
+func (c *Cache) Unsynced() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, inf := range c.informers {
+		if !inf.HasSynced() {
+			return inf.Synced()
+		}
+	}
+	return nil
+}
+
 // ListerFor returns a Lister of T's resource over c's informer of it, for
 // example ListerFor[*corev1.Pod](c). The informer is created (and started
 // with the Cache) if it was not; until it has synced the Lister sees

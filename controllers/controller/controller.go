@@ -10,6 +10,7 @@ import (
 	"github.com/minicp/minicp/controllers/reconcile"
 	"github.com/minicp/minicp/controllers/source"
 	"github.com/minicp/minicp/informer/workqueue"
+	"github.com/minicp/minicp/wait"
 )
 
 // Options configures a controller. Only Reconciler is required.
@@ -31,7 +32,7 @@ type Options struct {
 }
 
 // Controller reconciles the Requests its sources produce. It is a
-// manager.Runnable (started by its Manager) and a manager.Idler. Safe for
+// manager.Runnable (started by its Manager) and a wait.Idler. Safe for
 // concurrent use.
 //
 // Upstream: sigs.k8s.io/controller-runtime/pkg/controller (Controller).
@@ -43,7 +44,7 @@ type Controller struct {
 var (
 	_ manager.Runnable               = (*Controller)(nil)
 	_ manager.LeaderElectionRunnable = (*Controller)(nil)
-	_ manager.Idler                  = (*Controller)(nil)
+	_ wait.Idler                     = (*Controller)(nil)
 )
 
 // New makes a controller called name, with mgr's clock and logger, and
@@ -113,8 +114,11 @@ func (c *Controller) Start(ctx context.Context) error { return c.c.Start(ctx) }
 // NeedLeaderElection implements manager.LeaderElectionRunnable.
 func (c *Controller) NeedLeaderElection() bool { return c.needLeaderElection }
 
-// Idle implements manager.Idler: the controller runs with its sources
+// Idle implements wait.Idler: the controller runs with its sources
 // synced and caught up with their informers, nothing queued, nothing being
 // reconciled and no delay due (or it has stopped). A controller not yet
 // started is not idle.
-func (c *Controller) Idle() (idle bool, changed <-chan struct{}) { return c.c.Idle() }
+func (c *Controller) Idle() bool { return c.c.Idle() }
+
+// IdleChanged implements wait.Idler.
+func (c *Controller) IdleChanged() <-chan struct{} { return c.c.IdleChanged() }

@@ -25,6 +25,7 @@ import (
 	"github.com/minicp/minicp/controllers/deployment"
 	"github.com/minicp/minicp/controllers/manager"
 	"github.com/minicp/minicp/informer"
+	"github.com/minicp/minicp/wait"
 )
 
 const (
@@ -40,7 +41,7 @@ var t0 = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // retryNow retries a conflicting test write at once: the test re-reads
 // the object, so a second attempt almost surely succeeds.
-var retryNow = client.Backoff{Steps: 50}
+var retryNow = wait.Backoff{Steps: 50}
 
 // env is a Manager running the deployment controller (and whatever else
 // the test adds) against an API server, with the manager's cache as the

@@ -24,7 +24,7 @@ func (gc *GarbageCollector) WaitMonitored(ctx context.Context, gvr runtime.Group
 	for {
 		gc.graph.mu.Lock()
 		_, ok := gc.graph.monitors[gvr]
-		ch := gc.graph.changedCh
+		ch := gc.graph.changed.Wait()
 		gc.graph.mu.Unlock()
 		if ok == monitored {
 			return nil

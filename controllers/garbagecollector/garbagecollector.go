@@ -15,6 +15,7 @@ import (
 	"github.com/minicp/minicp/controllers/handler"
 	"github.com/minicp/minicp/controllers/manager"
 	"github.com/minicp/minicp/controllers/reconcile"
+	"github.com/minicp/minicp/wait"
 )
 
 // ComponentName is the collector's name in the events it records, as
@@ -66,7 +67,7 @@ type Options struct {
 // from the cache, before they delete anything.
 //
 // It is a manager.Runnable that runs on the leader only, and a
-// manager.Idler. Safe for concurrent use.
+// wait.Idler. Safe for concurrent use.
 //
 // Upstream: k8s.io/kubernetes/pkg/controller/garbagecollector
 // (GarbageCollector).
@@ -99,7 +100,7 @@ type GarbageCollector struct {
 var (
 	_ manager.Runnable               = (*GarbageCollector)(nil)
 	_ manager.LeaderElectionRunnable = (*GarbageCollector)(nil)
-	_ manager.Idler                  = (*GarbageCollector)(nil)
+	_ wait.Idler                     = (*GarbageCollector)(nil)
 )
 
 // Add adds a GarbageCollector with the default Options to mgr: the
@@ -212,7 +213,7 @@ func (gc *GarbageCollector) Start(ctx context.Context) error {
 // collectors would race to delete the same objects.
 func (gc *GarbageCollector) NeedLeaderElection() bool { return true }
 
-// Idle implements manager.Idler: the graph builder has applied every
+// Idle implements wait.Idler: the graph builder has applied every
 // change its informers hold and no resync of the monitors is asked for or
 // running, and both controllers have nothing queued, nothing in flight and
 // no delay due.
@@ -223,13 +224,28 @@ func (gc *GarbageCollector) NeedLeaderElection() bool { return true }
 // deletes), which counts every event it receives. A graph builder idle
 // before and after, having received nothing, means the controllers were
 // not fed meanwhile.
-func (gc *GarbageCollector) Idle() (idle bool, changed <-chan struct{}) {
+func (gc *GarbageCollector) Idle() bool {
+	idle, _ := gc.idle()
+	return idle
+}
+
+// IdleChanged implements wait.Idler: the channel of the part that keeps
+// the collector busy, taken before Idle looks.
+func (gc *GarbageCollector) IdleChanged() <-chan struct{} {
+	_, changed := gc.idle()
+	return changed
+}
+
+// idle is Idle, and a channel closed at the next change that may make it
+// idle.
+func (gc *GarbageCollector) idle() (idle bool, changed <-chan struct{}) {
 	idle, before, changed := gc.graph.idle()
 	if !idle {
 		return false, changed
 	}
 	for _, c := range []*controller.Controller{gc.deleteController, gc.orphanController} {
-		if idle, ch := c.Idle(); !idle {
+		ch := c.IdleChanged()
+		if !c.Idle() {
 			return false, ch
 		}
 	}
@@ -239,17 +255,10 @@ func (gc *GarbageCollector) Idle() (idle bool, changed <-chan struct{}) {
 	}
 	if after != before {
 		// Something arrived and was handled meanwhile: look again.
-		return false, closedCh
+		return false, wait.Closed
 	}
 	return true, changed
 }
-
-// closedCh is a channel that is always closed: "changed already".
-var closedCh = func() chan struct{} {
-	ch := make(chan struct{})
-	close(ch)
-	return ch
-}()
 
 // queueSource is the source of a collector controller: it hands the
 // controller's queue to the graph builder, which adds nodes to it. Start

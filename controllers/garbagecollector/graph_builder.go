@@ -11,6 +11,7 @@ import (
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/client/record"
 	"github.com/minicp/minicp/informer"
+	"github.com/minicp/minicp/wait"
 )
 
 // eventType is the kind of change a graph event reports.
@@ -95,9 +96,9 @@ type graphBuilder struct {
 	// generation counts events queued, so the collector's Idle can tell
 	// that nothing arrived while it looked at its queues one by one.
 	generation uint64
-	// changedCh is closed and replaced at every change, so the processing
+	// changed is notified at every change, under mu, so the processing
 	// goroutine and Idle's callers can also select on their ctx.
-	changedCh chan struct{}
+	changed wait.Broadcast
 }
 
 // newGraphBuilder returns a builder with no monitors yet: the collector
@@ -111,7 +112,6 @@ func newGraphBuilder(scheme *runtime.Scheme, recorder record.EventRecorder, log 
 		resyncCh:        make(chan struct{}, 1),
 		monitors:        map[runtime.GroupVersionResource]*monitor{},
 		resyncRequested: true,
-		changedCh:       make(chan struct{}),
 	}
 }
 
@@ -173,7 +173,7 @@ func (gb *graphBuilder) next(ctx context.Context) (*event, bool) {
 			gb.mu.Unlock()
 			return ev, true
 		}
-		ch := gb.changedCh
+		ch := gb.changed.Wait()
 		gb.mu.Unlock()
 		select {
 		case <-ctx.Done():
@@ -184,8 +184,7 @@ func (gb *graphBuilder) next(ctx context.Context) (*event, bool) {
 }
 
 func (gb *graphBuilder) notifyLocked() {
-	close(gb.changedCh)
-	gb.changedCh = make(chan struct{})
+	gb.changed.Notify()
 }
 
 // enqueueLocked queues ev for the processing goroutine.
@@ -305,7 +304,7 @@ func (gb *graphBuilder) idle() (idle bool, generation uint64, changed <-chan str
 	// monitor added or removed while the Indexers are read below closes
 	// it, so a verdict made from a stale read is looked at again.
 	gb.mu.Lock()
-	changed = gb.changedCh
+	changed = gb.changed.Wait()
 	monitors := maps.Clone(gb.monitors)
 	gb.mu.Unlock()
 	// The Indexers are read without mu: a handler that has queued the

@@ -23,6 +23,7 @@ import (
 	"github.com/minicp/minicp/controllers/garbagecollector"
 	"github.com/minicp/minicp/controllers/manager"
 	"github.com/minicp/minicp/informer"
+	"github.com/minicp/minicp/wait"
 )
 
 // waitTimeout bounds every wait. The collector follows a change within
@@ -274,17 +275,17 @@ func waitForEvent(t *testing.T, cs *client.Clientset, ns, reason string) *corev1
 type informerTracker struct {
 	// mu guards the fields below. seen and want map "resource/key" to a
 	// resourceVersion: delivered, and created by the test.
-	mu        sync.Mutex
-	seen      map[string]int64
-	want      map[string]int64
-	changedCh chan struct{}
+	mu      sync.Mutex
+	seen    map[string]int64
+	want    map[string]int64
+	changed wait.Broadcast
 }
 
 // trackInformers adds the tracker's handlers to mgr's informers of the
 // resources the tests create.
 func trackInformers(t *testing.T, mgr *manager.Manager) *informerTracker {
 	t.Helper()
-	tr := &informerTracker{seen: map[string]int64{}, want: map[string]int64{}, changedCh: make(chan struct{})}
+	tr := &informerTracker{seen: map[string]int64{}, want: map[string]int64{}}
 	gvrs := []runtime.GroupVersionResource{
 		corev1.SchemeGroupVersion.WithResource("configmaps"), corev1.SchemeGroupVersion.WithResource("pods"),
 		corev1.SchemeGroupVersion.WithResource("namespaces"), corev1.SchemeGroupVersion.WithResource("nodes"),
@@ -334,8 +335,7 @@ func (tr *informerTracker) record(resource string, obj metav1.Object) {
 	if rv > tr.seen[key] {
 		tr.seen[key] = rv
 	}
-	close(tr.changedCh)
-	tr.changedCh = make(chan struct{})
+	tr.changed.Notify()
 }
 
 // created records that the test created obj.
@@ -359,7 +359,7 @@ func (tr *informerTracker) waitCreated(ctx context.Context) error {
 				break
 			}
 		}
-		ch := tr.changedCh
+		ch := tr.changed.Wait()
 		tr.mu.Unlock()
 		if missing == "" {
 			return nil

@@ -7,6 +7,7 @@ import (
 
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	"github.com/minicp/minicp/clock"
+	"github.com/minicp/minicp/wait"
 )
 
 // DefaultJobPodFailureBackOff is how long a Job waits after a pod failure
@@ -117,14 +118,8 @@ func (r backoffRecord) remainingTime(clk clock.Clock, defaultBackoff, maxBackoff
 	if r.failuresAfterLastSuccess == 0 || r.lastFailureTime == nil {
 		return 0
 	}
-	backoff := defaultBackoff
-	for i := int32(1); i < r.failuresAfterLastSuccess; i++ {
-		backoff *= 2
-		if backoff >= maxBackoff {
-			backoff = maxBackoff
-			break
-		}
-	}
+	b := wait.Backoff{Initial: defaultBackoff, Factor: 2, Cap: maxBackoff}
+	backoff := b.Delay(int(r.failuresAfterLastSuccess) - 1)
 	elapsed := clk.Since(*r.lastFailureTime)
 	if backoff < elapsed {
 		return 0

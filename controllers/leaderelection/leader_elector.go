@@ -14,6 +14,7 @@ import (
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock"
 	"github.com/minicp/minicp/logging"
+	"github.com/minicp/minicp/wait"
 )
 
 // The defaults of client-go and controller-runtime.
@@ -205,7 +206,7 @@ func (le *LeaderElector) Start(ctx context.Context) error {
 // until it holds it (true) or ctx ends (false).
 func (le *LeaderElector) acquire(ctx context.Context) bool {
 	le.log.InfoContext(ctx, "attempting to acquire lease")
-	retry := client.Backoff{Duration: le.opts.RetryPeriod, Jitter: JitterFactor, Clock: le.opts.Clock}
+	retry := wait.Backoff{Initial: le.opts.RetryPeriod, Jitter: JitterFactor, Clock: le.opts.Clock}
 	for {
 		if le.tryAcquireOrRenew(ctx) {
 			le.log.InfoContext(ctx, "acquired lease")
@@ -221,7 +222,7 @@ func (le *LeaderElector) acquire(ctx context.Context) bool {
 // again every RetryPeriod until RenewDeadline has passed since the round
 // began; then the Lease is lost. It returns nil when ctx ends.
 func (le *LeaderElector) renew(ctx context.Context) error {
-	retry := client.Backoff{Duration: le.opts.RetryPeriod, Clock: le.opts.Clock}
+	retry := wait.Backoff{Initial: le.opts.RetryPeriod, Clock: le.opts.Clock}
 	for {
 		if retry.Wait(ctx) != nil {
 			return nil

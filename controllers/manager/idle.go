@@ -2,16 +2,19 @@ package manager
 
 import (
 	"context"
-	"reflect"
 	"slices"
+
+	"github.com/minicp/minicp/wait"
 )
 
-// Idle reports whether the Manager has nothing to do right now: it runs,
-// every informer of its cache has synced, and every started controller
-// has handed everything its informers hold to its queue, has nothing
-// queued, nothing being reconciled and no delay due. Delays not yet due
-// (RequeueAfter, backoff) are not work; step the clock to make them due.
-// A stopped Manager is idle.
+var _ wait.Idler = (*Manager)(nil)
+
+// Idle implements wait.Idler. It reports whether the Manager has nothing
+// to do right now: it runs, every informer of its cache has synced, and
+// every started controller has handed everything its informers hold to
+// its queue, has nothing queued, nothing being reconciled and no delay
+// due. Delays not yet due (RequeueAfter, backoff) are not work; step the
+// clock to make them due. A stopped Manager is idle.
 //
 // Idle cannot see what the informers have not received: a change the API
 // server has accepted but not yet sent down a watch. A quiescence barrier
@@ -21,63 +24,44 @@ func (m *Manager) Idle() bool {
 	return idle
 }
 
-// idle is Idle, and the channels of the busy Idlers, closed at their next
-// change.
-func (m *Manager) idle() (bool, []<-chan struct{}) {
+// IdleChanged implements wait.Idler: the channel of what keeps the Manager
+// busy (its start, an informer's sync, a busy controller), taken before
+// Idle looks.
+func (m *Manager) IdleChanged() <-chan struct{} {
+	_, changed := m.idle()
+	return changed
+}
+
+// idle is Idle, and a channel closed at the next change that may make the
+// Manager idle; wait.Closed when it is idle (look again if asked).
+func (m *Manager) idle() (bool, <-chan struct{}) {
+	lifecycle := m.lifecycle.Wait()
 	m.mu.Lock()
 	idlers, stopped := slices.Clone(m.idlers), m.stopped
 	m.mu.Unlock()
 	if stopped {
-		return true, nil
+		return true, wait.Closed
 	}
 	select {
 	case <-m.runningCh:
 	default:
-		return false, nil
+		return false, lifecycle
 	}
-	if !m.cache.HasSynced() {
-		return false, nil
+	if ch := m.cache.Unsynced(); ch != nil {
+		return false, ch
 	}
-	var busy []<-chan struct{}
 	for _, r := range idlers {
-		if idle, changed := r.Idle(); !idle {
-			busy = append(busy, changed)
+		changed := r.IdleChanged()
+		if !r.Idle() {
+			return false, changed
 		}
 	}
-	return len(busy) == 0, busy
+	return true, wait.Closed
 }
 
 // WaitIdle blocks until Idle holds, or ctx ends (its error is returned).
-// It does not poll: it waits for the informers to sync, then for a change
-// in any busy controller.
+// It does not poll: it waits for a change in whatever keeps the Manager
+// busy.
 func (m *Manager) WaitIdle(ctx context.Context) error {
-	select {
-	case <-m.runningCh:
-	case <-m.stoppedCh:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	for {
-		if err := m.cache.WaitForCacheSync(ctx); err != nil {
-			return err
-		}
-		idle, busy := m.idle()
-		if idle {
-			return nil
-		}
-		if len(busy) == 0 {
-			continue // an informer was requested meanwhile: wait for it
-		}
-		// Wait for any busy controller to change, or ctx; the set of
-		// channels is only known now, hence reflect.Select.
-		cases := make([]reflect.SelectCase, 0, len(busy)+1)
-		cases = append(cases, reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(ctx.Done())})
-		for _, ch := range busy {
-			cases = append(cases, reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(ch)})
-		}
-		if chosen, _, _ := reflect.Select(cases); chosen == 0 {
-			return ctx.Err()
-		}
-	}
+	return wait.WaitIdle(ctx, m)
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/minicp/minicp/controllers/healthz"
 	"github.com/minicp/minicp/controllers/leaderelection"
 	"github.com/minicp/minicp/logging"
+	"github.com/minicp/minicp/wait"
 )
 
 // DefaultLeaderElectionNamespace is where the Lease lives unless
@@ -107,6 +108,9 @@ type Manager struct {
 	// stoppedCh is closed once Start has stopped everything (or failed to
 	// start).
 	stoppedCh chan struct{}
+	// lifecycle is notified when runningCh or stoppedCh closes, for
+	// IdleChanged: one channel that covers both.
+	lifecycle wait.Broadcast
 
 	// mu guards the fields below.
 	mu       sync.Mutex
@@ -124,8 +128,10 @@ type Manager struct {
 	// Add only under mu and before stopping.
 	othersWG sync.WaitGroup
 	leaderWG sync.WaitGroup
-	// idlers are the started runnables that are Idlers.
-	idlers       []Idler
+	// idlers are the started runnables that are wait.Idlers: the
+	// Manager's Idle asks every one of them. This optional capability of
+	// a Runnable (controllers have it) is checked in startLocked.
+	idlers       []wait.Idler
 	errs         []error
 	healthChecks []healthz.NamedCheck
 	readyChecks  []healthz.NamedCheck
@@ -292,7 +298,7 @@ func (m *Manager) addLocked(r Runnable) {
 // startLocked runs r under ctx, counted by wg; an error stops the
 // Manager.
 func (m *Manager) startLocked(r Runnable, ctx context.Context, wg *sync.WaitGroup) {
-	if i, ok := r.(Idler); ok {
+	if i, ok := r.(wait.Idler); ok {
 		m.idlers = append(m.idlers, i)
 	}
 	wg.Go(func() {
@@ -440,6 +446,7 @@ func (m *Manager) run(ctx, leaderCtx, electorCtx context.Context) {
 		m.electorWG.Go(func() { m.electorDoneCh <- m.elector.Start(electorCtx) })
 	}
 	close(m.runningCh)
+	m.lifecycle.Notify()
 	electorDoneCh := m.electorDoneCh
 	for {
 		select {
@@ -496,4 +503,5 @@ func (m *Manager) markStopped() {
 	defer m.mu.Unlock()
 	m.stopping, m.stopped = true, true
 	close(m.stoppedCh)
+	m.lifecycle.Notify()
 }

@@ -32,17 +32,6 @@ type LeaderElectionRunnable interface {
 	NeedLeaderElection() bool
 }
 
-// Idler is an optional capability of a Runnable that has work queues, as
-// controllers do: the Manager's Idle and WaitIdle ask every started Idler.
-// Idle reports whether the runnable has no work queued or in flight, and
-// returns a channel closed at its next change that may make it idle. The
-// Manager checks for it when it starts the Runnable.
-//
-// Upstream: none; it serves minicp's quiescence barrier (clustertest).
-type Idler interface {
-	Idle() (idle bool, changed <-chan struct{})
-}
-
 // needsLeader reports whether r runs only on the leader.
 func needsLeader(r Runnable) bool {
 	if le, ok := r.(LeaderElectionRunnable); ok {

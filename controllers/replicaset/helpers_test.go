@@ -27,6 +27,7 @@ import (
 	"github.com/minicp/minicp/controllers/manager"
 	"github.com/minicp/minicp/controllers/replicaset"
 	"github.com/minicp/minicp/informer"
+	"github.com/minicp/minicp/wait"
 )
 
 // waitTimeout bounds every wait for a state; the states come in
@@ -129,7 +130,7 @@ func createRS(t *testing.T, cs *client.Clientset, rs *appsv1.ReplicaSet) *appsv1
 func scale(t *testing.T, cs *client.Clientset, name string, n int32) *appsv1.ReplicaSet {
 	t.Helper()
 	var out *appsv1.ReplicaSet
-	err := client.RetryOnConflict(t.Context(), client.Backoff{Duration: time.Millisecond, Factor: 2, Steps: 10}, func() error {
+	err := client.RetryOnConflict(t.Context(), wait.Backoff{Initial: time.Millisecond, Factor: 2, Steps: 10}, func() error {
 		rs, err := cs.ReplicaSets("default").Get(t.Context(), name, client.GetOptions{})
 		if err != nil {
 			return err

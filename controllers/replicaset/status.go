@@ -7,12 +7,12 @@ import (
 	"slices"
 	"time"
 
-	"github.com/minicp/minicp/api/apierrors"
 	appsv1 "github.com/minicp/minicp/api/apps/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	"github.com/minicp/minicp/api/labels"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/client"
+	"github.com/minicp/minicp/wait"
 )
 
 // calculateStatus returns rs's status given its active and terminating
@@ -85,24 +85,31 @@ func (r *Reconciler) updateStatus(ctx context.Context, rs *appsv1.ReplicaSet, st
 	status.ObservedGeneration = rs.Generation
 	rsClient := r.clientset.ReplicaSets(rs.Namespace)
 	cur := rs.DeepCopy()
-	for i := 0; ; i++ {
+	var updated *appsv1.ReplicaSet
+	// The retries follow at once: each re-reads the object first.
+	retry := wait.Backoff{Steps: statusUpdateRetries + 1}
+	err := client.RetryOnConflict(ctx, retry, func() error {
+		if cur == nil {
+			var err error
+			if cur, err = rsClient.Get(ctx, rs.Name, client.GetOptions{}); err != nil {
+				return err
+			}
+			if cur.UID != rs.UID {
+				// Deleted and created again meanwhile: this status is not
+				// the new one's. Its own sync will write it.
+				return fmt.Errorf("replaced (uid %s, wanted %s)", cur.UID, rs.UID)
+			}
+		}
 		cur.Status = status
-		updated, err := rsClient.UpdateStatus(ctx, cur, client.WriteOptions{})
-		if err == nil {
-			return updated, nil
-		}
-		if i >= statusUpdateRetries || !apierrors.IsConflict(err) {
-			return nil, fmt.Errorf("update status of replicaset %s: %w", keyFor(rs), err)
-		}
-		if cur, err = rsClient.Get(ctx, rs.Name, client.GetOptions{}); err != nil {
-			return nil, fmt.Errorf("update status of replicaset %s: %w", keyFor(rs), err)
-		}
-		if cur.UID != rs.UID {
-			// Deleted and created again meanwhile: this status is not the
-			// new one's. Its own sync will write it.
-			return nil, fmt.Errorf("update status of replicaset %s: replaced (uid %s, wanted %s)", keyFor(rs), cur.UID, rs.UID)
-		}
+		var err error
+		updated, err = rsClient.UpdateStatus(ctx, cur, client.WriteOptions{})
+		cur = nil // stale if it conflicted
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("update status of replicaset %s: %w", keyFor(rs), err)
 	}
+	return updated, nil
 }
 
 // statusEqual reports whether a and b agree on everything a sync

@@ -6,6 +6,7 @@ import (
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/informer"
+	"github.com/minicp/minicp/wait"
 )
 
 // handledTracker records, per object key, the resourceVersion the handler
@@ -16,15 +17,16 @@ import (
 //
 // Upstream: none; minicp's scheduler keeps the same tracker for its Idle.
 type handledTracker struct {
-	// mu guards rvs and changedCh. rvs maps a key to the resourceVersion
-	// of the last state handled; a deleted object has no entry.
-	mu        sync.Mutex
-	rvs       map[string]string
-	changedCh chan struct{}
+	// mu guards rvs, which maps a key to the resourceVersion of the last
+	// state handled; a deleted object has no entry. changed is notified,
+	// under mu, at every change of rvs.
+	mu      sync.Mutex
+	rvs     map[string]string
+	changed wait.Broadcast
 }
 
 func newHandledTracker() *handledTracker {
-	return &handledTracker{rvs: map[string]string{}, changedCh: make(chan struct{})}
+	return &handledTracker{rvs: map[string]string{}}
 }
 
 // handled records obj as handled. The adapter calls it after the handler
@@ -50,8 +52,7 @@ func (t *handledTracker) deleted(key string) {
 }
 
 func (t *handledTracker) notifyLocked() {
-	close(t.changedCh)
-	t.changedCh = make(chan struct{})
+	t.changed.Notify()
 }
 
 // caughtUp reports whether every object of indexer has been handled at its
@@ -64,16 +65,16 @@ func (t *handledTracker) caughtUp(indexer *informer.Indexer) (bool, <-chan struc
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if len(objs) != len(t.rvs) {
-		return false, t.changedCh
+		return false, t.changed.Wait()
 	}
 	for _, obj := range objs {
 		key, err := informer.MetaNamespaceKeyFunc(obj)
 		if err != nil {
-			return false, t.changedCh
+			return false, t.changed.Wait()
 		}
 		if rv, ok := t.rvs[key]; !ok || rv != metav1.MustAccessor(obj).ResourceVersion {
-			return false, t.changedCh
+			return false, t.changed.Wait()
 		}
 	}
-	return true, t.changedCh
+	return true, t.changed.Wait()
 }

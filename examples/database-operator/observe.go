@@ -15,6 +15,7 @@ import (
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/watch"
 	"github.com/minicp/minicp/client"
+	"github.com/minicp/minicp/wait"
 )
 
 // line is one change seen on a watch.
@@ -38,7 +39,7 @@ type observer struct {
 	// mu guards the fields below.
 	mu      sync.Mutex
 	pending []line
-	changed chan struct{} // closed and replaced at every change
+	changed wait.Broadcast // notified at every change
 	// The latest state of each object by name; deleted objects are
 	// removed.
 	databases   map[string]*Database
@@ -87,7 +88,7 @@ func observe(ctx context.Context, cl *client.Client, cs *client.Clientset, ns st
 		ws = append(ws, w)
 	}
 	o := &observer{
-		out: out, cancel: cancel, changed: make(chan struct{}),
+		out: out, cancel: cancel,
 		databases: map[string]*Database{}, deployments: map[string]*appsv1.Deployment{},
 		services: map[string]*corev1.Service{}, secrets: map[string]*corev1.Secret{},
 		replicaSets: map[string]*appsv1.ReplicaSet{}, pods: map[string]*corev1.Pod{},
@@ -134,8 +135,7 @@ func (o *observer) loop(ctx context.Context, w watch.Interface) {
 			case *corev1.Event:
 				o.event(ev.Type, obj)
 			}
-			close(o.changed)
-			o.changed = make(chan struct{})
+			o.changed.Notify()
 			o.mu.Unlock()
 		case <-ctx.Done():
 			return
@@ -332,7 +332,7 @@ func (o *observer) deletionOrder() string {
 func (o *observer) waitFor(ctx context.Context, what string, cond func() bool) error {
 	for {
 		o.mu.Lock()
-		ok, changed := cond(), o.changed
+		ok, changed := cond(), o.changed.Wait()
 		o.mu.Unlock()
 		if ok {
 			return nil

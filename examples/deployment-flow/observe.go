@@ -12,6 +12,7 @@ import (
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	"github.com/minicp/minicp/api/watch"
 	"github.com/minicp/minicp/client"
+	"github.com/minicp/minicp/wait"
 )
 
 // line is one thing a controller did, seen on a watch.
@@ -33,7 +34,7 @@ type observer struct {
 	// mu guards the fields below.
 	mu      sync.Mutex
 	pending []line
-	changed chan struct{} // closed and replaced at every change
+	changed wait.Broadcast // notified at every change
 	deploy  *appsv1.Deployment
 	gone    bool // the Deployment was deleted
 	// pods are the live pods by name; rsReplicas the ReplicaSets' sizes.
@@ -72,7 +73,7 @@ func observe(ctx context.Context, cs *client.Clientset, out io.Writer) (*observe
 		ws = append(ws, w)
 	}
 	o := &observer{
-		out: out, cancel: cancel, changed: make(chan struct{}),
+		out: out, cancel: cancel,
 		pods: map[string]*corev1.Pod{}, rsReplicas: map[string]int32{},
 	}
 	o.wg.Go(func() { o.loop(ctx, ws[0], ws[1], ws[2]) })
@@ -115,8 +116,7 @@ func (o *observer) loop(ctx context.Context, deploys, sets, pods watch.Interface
 			o.pod(ev.Type, obj)
 		}
 		o.trackRollout()
-		close(o.changed)
-		o.changed = make(chan struct{})
+		o.changed.Notify()
 		o.mu.Unlock()
 	}
 }
@@ -258,7 +258,7 @@ func (o *observer) waitDeploymentGone(ctx context.Context) error {
 func (o *observer) waitFor(ctx context.Context, cond func() bool) error {
 	for {
 		o.mu.Lock()
-		ok, changed := cond(), o.changed
+		ok, changed := cond(), o.changed.Wait()
 		o.mu.Unlock()
 		if ok {
 			return nil

@@ -1,13 +1,13 @@
 package workqueue
 
 import (
-	"math"
 	"sync"
 	"time"
 
 	"golang.org/x/time/rate"
 
 	"github.com/minicp/minicp/clock"
+	"github.com/minicp/minicp/wait"
 )
 
 // RateLimiter says how long an item must wait before it is retried.
@@ -29,7 +29,7 @@ type RateLimiter[T comparable] interface {
 //
 // Upstream: k8s.io/client-go/util/workqueue (TypedItemExponentialFailureRateLimiter).
 type ItemExponentialFailureRateLimiter[T comparable] struct {
-	base, max time.Duration
+	backoff wait.Backoff
 
 	// mu guards failures.
 	mu       sync.Mutex
@@ -38,22 +38,19 @@ type ItemExponentialFailureRateLimiter[T comparable] struct {
 
 // NewItemExponentialFailureRateLimiter returns a limiter from base to max.
 func NewItemExponentialFailureRateLimiter[T comparable](base, max time.Duration) *ItemExponentialFailureRateLimiter[T] {
-	return &ItemExponentialFailureRateLimiter[T]{base: base, max: max, failures: map[T]int{}}
+	return &ItemExponentialFailureRateLimiter[T]{
+		backoff:  wait.Backoff{Initial: base, Factor: 2, Cap: max},
+		failures: map[T]int{},
+	}
 }
 
 // When implements RateLimiter.
 func (r *ItemExponentialFailureRateLimiter[T]) When(item T) time.Duration {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	exp := r.failures[item]
+	n := r.failures[item]
 	r.failures[item]++
-	backoff := float64(r.base.Nanoseconds()) * math.Pow(2, float64(exp))
-	// Compare in float64: 2^exp overflows int64 long before a failure
-	// count does.
-	if backoff > math.MaxInt64 || time.Duration(backoff) > r.max {
-		return r.max
-	}
-	return time.Duration(backoff)
+	return r.backoff.Delay(n)
 }
 
 // Forget implements RateLimiter.

@@ -231,14 +231,29 @@ func (c *Controller) waitForSources(ctx context.Context, sources []source.Source
 	return ctx.Err() == nil
 }
 
-// Idle reports whether the controller has no work: it is running (its
+// Idle implements wait.Idler. It reports whether the controller has no work: it is running (its
 // sources synced), every source that can tell (see caughtUpSource) has
 // handed everything its informer holds to the queue, nothing is queued,
 // nothing is being reconciled and no delay is due; or it has stopped. A
 // controller that has not started is not idle: whoever asks started it
 // and waits for it. changed is closed at the next change that may make
 // it idle. Changes its informers have not received yet are invisible.
-func (c *Controller) Idle() (idle bool, changed <-chan struct{}) {
+func (c *Controller) Idle() bool {
+	idle, _ := c.idle()
+	return idle
+}
+
+// IdleChanged implements wait.Idler: the channel of what keeps the
+// controller busy (its queue, or a source not caught up), taken before
+// Idle looks.
+func (c *Controller) IdleChanged() <-chan struct{} {
+	_, changed := c.idle()
+	return changed
+}
+
+// idle is Idle, and a channel closed at the next change that may make it
+// idle.
+func (c *Controller) idle() (idle bool, changed <-chan struct{}) {
 	if idle, changed = c.queue.idle(); !idle {
 		return false, changed
 	}

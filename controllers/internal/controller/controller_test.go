@@ -21,6 +21,7 @@ import (
 	"github.com/minicp/minicp/controllers/source"
 	"github.com/minicp/minicp/informer/workqueue"
 	"github.com/minicp/minicp/logging"
+	"github.com/minicp/minicp/wait"
 )
 
 // waitTimeout bounds every wait. Reconciles take microseconds; 30s is for
@@ -100,16 +101,8 @@ func (c *testController) waitIdle(t *testing.T) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
 	defer cancel()
-	for {
-		idle, changed := c.Idle()
-		if idle {
-			return
-		}
-		select {
-		case <-changed:
-		case <-ctx.Done():
-			t.Fatalf("controller not idle within %v", waitTimeout)
-		}
+	if err := wait.WaitIdle(ctx, c); err != nil {
+		t.Fatalf("controller not idle within %v", waitTimeout)
 	}
 }
 
@@ -330,7 +323,7 @@ func TestMaxConcurrentReconciles(t *testing.T) {
 			t.Fatalf("%d reconciles did not run in parallel", workers)
 		}
 	}
-	idle, _ := c.Idle()
+	idle := c.Idle()
 	assert.False(t, idle, "busy while reconciling")
 	close(releaseCh)
 	c.waitIdle(t)
@@ -408,12 +401,13 @@ func TestIdle(t *testing.T) {
 		return reconcile.Result{}, nil
 	})
 	c := newTestController(t, r)
-	idle, _ := c.Idle()
+	idle := c.Idle()
 	assert.False(t, idle, "not idle before it runs")
 	c.start(t)
 
 	c.queue.Add(request("slow"))
-	idle, changed := c.Idle()
+	changed := c.IdleChanged()
+	idle = c.Idle()
 	assert.False(t, idle, "a queued Request is work")
 	close(releaseCh)
 	<-changed
@@ -421,7 +415,7 @@ func TestIdle(t *testing.T) {
 
 	c.queue.Add(request("later"))
 	c.waitIdle(t)
-	idle, _ = c.Idle()
+	idle = c.Idle()
 	assert.True(t, idle, "a delay not yet due is not work")
 	c.step(t, time.Minute)
 	assert.Equal(t, 2, r.count(request("later")), "WaitIdle after the step waited for the due delay")
@@ -491,7 +485,7 @@ func TestFailingSourceStopsTheController(t *testing.T) {
 	})))
 	err := c.Start(t.Context())
 	assert.ErrorIs(t, err, boom, "Start returns the source's error")
-	idle, _ := c.Idle()
+	idle := c.Idle()
 	assert.True(t, idle, "a stopped controller is idle")
 	assert.Error(t, c.Watch(source.Channel(nil, handler.EnqueueRequestForObject{})), "no Watch once stopped")
 	assert.Error(t, c.Start(t.Context()), "no second Start")

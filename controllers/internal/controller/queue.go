@@ -1,7 +1,6 @@
 package controller
 
 import (
-	"container/heap"
 	"context"
 	"sync"
 	"time"
@@ -10,6 +9,7 @@ import (
 	"github.com/minicp/minicp/controllers/handler"
 	"github.com/minicp/minicp/controllers/reconcile"
 	"github.com/minicp/minicp/informer/workqueue"
+	"github.com/minicp/minicp/wait"
 )
 
 // queue is a controller's work queue: a workqueue.Queue for folding and
@@ -22,16 +22,24 @@ import (
 // the worker can count it as in flight, and the delay goroutine adds due
 // keys on its own. Here get dequeues under mu (only when a key is ready,
 // so Get never blocks), and the delays are moved by runDelays under mu,
-// so ready, processing and waiting are always seen together.
+// so ready, processing and waiting are always seen together. The delays
+// are a wait.DeadlineQueue, which arms its timer in the call that adds a
+// Request, before the reconcile that asked for the delay is done: a test
+// that waits for Idle and then steps a fake clock can never step between
+// the two and leave the timer late.
 //
 // Upstream: k8s.io/client-go/util/workqueue (rateLimitingType,
 // delayingType), which the controller-runtime loop uses as they are.
 type queue struct {
 	clock   clock.Clock
 	limiter workqueue.RateLimiter[reconcile.Request]
-	// timerChangedCh (capacity 1) tells runDelays that timer was replaced;
-	// a full channel already says so.
-	timerChangedCh chan struct{}
+	// waiting holds the Requests whose delay has not passed; a Request is
+	// in it at most once, at its earliest time. It is changed only under
+	// mu (it has a lock of its own too), so it changes with the rest.
+	waiting *wait.DeadlineQueue[reconcile.Request]
+	// changed is notified at every change, under mu, so workers waiting
+	// for a Request and WaitIdle can also select on their ctx.
+	changed wait.Broadcast
 
 	// mu guards every field below, and is held across each change to
 	// ready, so the fields change together.
@@ -39,9 +47,6 @@ type queue struct {
 	// ready holds the Requests to reconcile now. Invariant: ready.Get is
 	// called only under mu and when ready.Len() > 0, so it never blocks.
 	ready *workqueue.Queue[reconcile.Request]
-	// waiting holds the Requests whose delay has not passed; a Request is
-	// in it at most once, at its earliest time.
-	waiting delayHeap
 	// processing counts the Requests taken by get and not yet done.
 	processing int
 	// running is set once the controller's sources have synced; a queue
@@ -49,34 +54,21 @@ type queue struct {
 	running bool
 	// shuttingDown is set by shutDown: Adds are dropped and get returns.
 	shuttingDown bool
-	// changedCh is closed and replaced at every change, so workers
-	// waiting for a Request and WaitIdle can also select on their ctx.
-	changedCh chan struct{}
-	// timer fires when waiting's earliest entry is due, at timerAt; nil
-	// when waiting is empty. It is armed in the same critical section that
-	// adds the entry (see armTimerLocked).
-	timer   clock.Timer
-	timerAt time.Time
 }
 
 var _ handler.Queue = (*queue)(nil)
 
 func newQueue(clk clock.Clock, limiter workqueue.RateLimiter[reconcile.Request]) *queue {
 	return &queue{
-		clock:          clk,
-		limiter:        limiter,
-		ready:          workqueue.New[reconcile.Request](),
-		waiting:        delayHeap{index: map[reconcile.Request]int{}},
-		changedCh:      make(chan struct{}),
-		timerChangedCh: make(chan struct{}, 1),
+		clock:   clk,
+		limiter: limiter,
+		ready:   workqueue.New[reconcile.Request](),
+		waiting: wait.NewDeadlineQueue(wait.DeadlineOptions[reconcile.Request]{Clock: clk}),
 	}
 }
 
 // notifyLocked wakes everyone waiting for a change.
-func (q *queue) notifyLocked() {
-	close(q.changedCh)
-	q.changedCh = make(chan struct{})
-}
+func (q *queue) notifyLocked() { q.changed.Notify() }
 
 // Add implements handler.Queue: req is reconciled as soon as a worker is
 // free, once however often it is added meanwhile, and again after the
@@ -109,7 +101,7 @@ func (q *queue) get(ctx context.Context) (reconcile.Request, bool) {
 			q.mu.Unlock()
 			return req, true
 		}
-		ch := q.changedCh
+		ch := q.changed.Wait()
 		q.mu.Unlock()
 		select {
 		case <-ctx.Done():
@@ -163,78 +155,33 @@ func (q *queue) addAfterLocked(req reconcile.Request, d time.Duration) {
 		q.ready.Add(req)
 		return
 	}
-	q.waiting.addOrEarlier(req, q.clock.Now().Add(d))
-	q.armTimerLocked()
+	q.waiting.AddAt(req, q.clock.Now().Add(d))
 }
 
-// armTimerLocked makes timer fire when waiting's earliest entry is due.
-//
-// Why here, under mu, and not in runDelays: the deadline must be computed
-// from the same reading of the clock as the entry's time. Armed by the
-// caller that adds the entry, the timer exists before the reconcile that
-// asked for the delay is done, so a test that waits for Idle and then
-// steps a fake clock can never step between the two and leave the timer
-// late.
-func (q *queue) armTimerLocked() {
-	if q.waiting.Len() == 0 {
-		q.stopTimerLocked()
-		return
-	}
-	at := q.waiting.peek().readyAt
-	if q.timer != nil && q.timerAt.Equal(at) {
-		return
-	}
-	q.stopTimerLocked()
-	q.timer, q.timerAt = q.clock.NewTimer(at.Sub(q.clock.Now())), at
-	select {
-	case q.timerChangedCh <- struct{}{}:
-	default: // runDelays is already due to look
-	}
-}
-
-func (q *queue) stopTimerLocked() {
-	if q.timer != nil {
-		q.timer.Stop()
-		q.timer = nil
-	}
-}
-
-// runDelays moves Requests whose delay has passed into ready whenever the
-// timer fires, until ctx ends; then it stops the timer.
+// runDelays moves Requests whose delay has passed into ready whenever
+// one is due, until ctx ends; then it stops the timer.
 //
 // Upstream: k8s.io/client-go/util/workqueue (delayingType.waitingLoop).
 func (q *queue) runDelays(ctx context.Context) {
-	for {
+	q.waiting.Run(ctx, func() {
 		q.mu.Lock()
+		defer q.mu.Unlock()
 		now := q.clock.Now()
 		moved := false
-		for q.waiting.Len() > 0 && !q.waiting.peek().readyAt.After(now) {
-			e := heap.Pop(&q.waiting).(delayEntry)
+		for {
+			req, _, ok := q.waiting.PopDue(now)
+			if !ok {
+				break
+			}
 			if !q.shuttingDown {
-				q.ready.Add(e.req)
+				q.ready.Add(req)
 				moved = true
 			}
-		}
-		q.armTimerLocked()
-		var timerC <-chan time.Time
-		if q.timer != nil {
-			timerC = q.timer.C()
 		}
 		if moved {
 			q.notifyLocked()
 		}
-		q.mu.Unlock()
-
-		select {
-		case <-ctx.Done():
-			q.mu.Lock()
-			q.stopTimerLocked()
-			q.mu.Unlock()
-			return
-		case <-q.timerChangedCh:
-		case <-timerC:
-		}
-	}
+	})
 }
 
 // setRunning marks the queue as fed: the controller's sources have synced.
@@ -251,7 +198,7 @@ func (q *queue) shutDown() {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.shuttingDown = true
-	q.stopTimerLocked()
+	q.waiting.Stop()
 	q.notifyLocked()
 }
 
@@ -261,61 +208,9 @@ func (q *queue) shutDown() {
 func (q *queue) idle() (idle bool, changed <-chan struct{}) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	changed = q.changed.Wait()
 	if q.shuttingDown {
-		return q.processing == 0, q.changedCh
+		return q.processing == 0, changed
 	}
-	due := q.waiting.Len() > 0 && !q.waiting.peek().readyAt.After(q.clock.Now())
-	return q.running && q.ready.Len() == 0 && q.processing == 0 && !due, q.changedCh
-}
-
-// delayEntry is a Request and when it is due.
-type delayEntry struct {
-	req     reconcile.Request
-	readyAt time.Time
-}
-
-// delayHeap is a min-heap of delayEntry by readyAt, with an index to find
-// a Request's entry.
-type delayHeap struct {
-	entries []delayEntry
-	index   map[reconcile.Request]int
-}
-
-// Len, Less, Swap, Push and Pop implement heap.Interface; use
-// addOrEarlier to add.
-func (h *delayHeap) Len() int           { return len(h.entries) }
-func (h *delayHeap) Less(i, j int) bool { return h.entries[i].readyAt.Before(h.entries[j].readyAt) }
-func (h *delayHeap) Swap(i, j int) {
-	h.entries[i], h.entries[j] = h.entries[j], h.entries[i]
-	h.index[h.entries[i].req] = i
-	h.index[h.entries[j].req] = j
-}
-
-func (h *delayHeap) Push(x any) {
-	e := x.(delayEntry)
-	h.index[e.req] = len(h.entries)
-	h.entries = append(h.entries, e)
-}
-
-func (h *delayHeap) Pop() any {
-	n := len(h.entries) - 1
-	e := h.entries[n]
-	h.entries = h.entries[:n]
-	delete(h.index, e.req)
-	return e
-}
-
-func (h *delayHeap) peek() delayEntry { return h.entries[0] }
-
-// addOrEarlier adds req at readyAt, or moves it earlier if it waits for a
-// later time.
-func (h *delayHeap) addOrEarlier(req reconcile.Request, readyAt time.Time) {
-	if i, ok := h.index[req]; ok {
-		if readyAt.Before(h.entries[i].readyAt) {
-			h.entries[i].readyAt = readyAt
-			heap.Fix(h, i)
-		}
-		return
-	}
-	heap.Push(h, delayEntry{req: req, readyAt: readyAt})
+	return q.running && q.ready.Len() == 0 && q.processing == 0 && !q.waiting.Due(), changed
 }

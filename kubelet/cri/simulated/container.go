@@ -39,10 +39,6 @@ type container struct {
 	// proc is the process while the container runs; fs its files.
 	proc *shell.Process
 	fs   *shell.FS
-	// wakeAt is when proc's sleep ends, zero when it is not sleeping;
-	// heapIndex is its place in Runtime.wakeups.
-	wakeAt    time.Time
-	heapIndex int
 	// kind and ports describe the server proc runs, if any: ports are
 	// held in the sandbox's ports, and servers listen on the HTTP ones.
 	kind    serverKind
@@ -123,7 +119,6 @@ func (r *Runtime) CreateContainer(ctx context.Context, podSandboxID string, conf
 		imageRef:  im.id,
 		state:     cri.ContainerCreated,
 		createdAt: r.clock.Now(),
-		heapIndex: -1,
 		exitedCh:  make(chan struct{}),
 		log:       containerLog{max: r.maxLogBytes},
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/minicp/minicp/kubelet/cri"
 	"github.com/minicp/minicp/kubelet/cri/simulated/internal/shell"
+	"github.com/minicp/minicp/wait"
 )
 
 // maxLineBytes is where a line with no newline yet is cut, as containerd
@@ -46,9 +47,8 @@ type containerLog struct {
 	// closed is set when the container exited or was removed: no more
 	// lines come.
 	closed bool
-	// changedCh is closed and cleared when lines are added or the log
-	// closes; nil until a reader waits.
-	changedCh chan struct{}
+	// changed is notified when lines are added or the log closes.
+	changed wait.Broadcast
 }
 
 // write appends text written to stream at now; complete lines become
@@ -107,17 +107,11 @@ func (l *containerLog) close() {
 }
 
 func (l *containerLog) notify() {
-	if l.changedCh != nil {
-		close(l.changedCh)
-		l.changedCh = nil
-	}
+	l.changed.Notify()
 }
 
 func (l *containerLog) waitCh() <-chan struct{} {
-	if l.changedCh == nil {
-		l.changedCh = make(chan struct{})
-	}
-	return l.changedCh
+	return l.changed.Wait()
 }
 
 func streamOf(s shell.Stream) cri.LogStream {

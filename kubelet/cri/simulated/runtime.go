@@ -1,7 +1,6 @@
 package simulated
 
 import (
-	"container/heap"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -16,6 +15,7 @@ import (
 	"github.com/minicp/minicp/kubelet/cni"
 	"github.com/minicp/minicp/kubelet/cri"
 	"github.com/minicp/minicp/logging"
+	"github.com/minicp/minicp/wait"
 )
 
 // ErrStopped is returned by calls that would start something after Start
@@ -66,13 +66,12 @@ type Runtime struct {
 	pullDelay   func(string) time.Duration
 	pullError   func(string) error
 	maxLogBytes int
-	// timer wakes Start's loop for the earliest sleeping container. There
-	// is one timer per runtime, not one per container: a sleeping
-	// container is an entry in wakeups and nothing else.
-	timer clock.Timer
-	// kickCh (buffer 1) wakes Start's loop when work is due that the
-	// timer cannot signal: see rearmLocked.
-	kickCh chan struct{}
+	// wakeups holds the sleeping containers, earliest first, and wakes
+	// Start's loop for the earliest. There is one timer per runtime, not
+	// one per container: a sleeping container is an entry in wakeups and
+	// nothing else. It is changed only under mu (it has a lock of its own
+	// too).
+	wakeups *wait.DeadlineQueue[*container]
 	// wg counts the goroutines the runtime owns: Start's caller aside,
 	// the HTTP servers of serving containers.
 	wg sync.WaitGroup
@@ -88,21 +87,14 @@ type Runtime struct {
 	// names if and only if its object exists (see sandboxKey,
 	// containerKey).
 	names map[string]string
-	// wakeups holds the sleeping containers, earliest first: a container
-	// is in wakeups if and only if its wakeAt is not zero.
-	wakeups wakeupHeap
-	// armedAt is the deadline timer is set for, when armed.
-	armed   bool
-	armedAt time.Time
 	// effects run after mu is released (see unlock): starting and closing
 	// HTTP servers, which is I/O.
 	effects []func()
-	// changedCh is closed and cleared when a sandbox or container changes
-	// state; nil until someone asks for it (Changed).
-	changedCh chan struct{}
-	seq       uint64
-	started   bool
-	stopped   bool
+	// changed is notified when a sandbox or container changes state.
+	changed wait.Broadcast
+	seq     uint64
+	started bool
+	stopped bool
 }
 
 var (
@@ -126,11 +118,16 @@ func New(opts Options) (*Runtime, error) {
 		images:      map[string]*image{},
 		imageByTag:  map[string]*image{},
 		names:       map[string]string{},
-		kickCh:      make(chan struct{}, 1),
 	}
 	if r.clock == nil {
 		r.clock = clock.Real
 	}
+	// Containers due at the same time run in creation order, so a run
+	// does not depend on the order they went to sleep in.
+	r.wakeups = wait.NewDeadlineQueue(wait.DeadlineOptions[*container]{
+		Clock: r.clock,
+		Less:  func(a, b *container) bool { return a.seq < b.seq },
+	})
 	if r.network == nil {
 		ipam, err := cni.New(cni.Options{})
 		if err != nil {
@@ -150,8 +147,6 @@ func New(opts Options) (*Runtime, error) {
 	if r.maxLogBytes <= 0 {
 		r.maxLogBytes = DefaultMaxLogBytes
 	}
-	r.timer = r.clock.NewTimer(time.Hour)
-	r.timer.Stop()
 	return r, nil
 }
 
@@ -175,21 +170,14 @@ func (r *Runtime) Start(ctx context.Context) error {
 	r.started = true
 	r.mu.Unlock()
 	r.logger.Info("starting")
-	for {
-		select {
-		case <-ctx.Done():
-			r.shutdown(context.WithoutCancel(ctx))
-			r.logger.Info("stopped")
-			return nil
-		case <-r.timer.C():
-			// lock and unlock run whatever is due.
-			r.lock()
-			r.unlock()
-		case <-r.kickCh:
-			r.lock()
-			r.unlock()
-		}
-	}
+	// lock and unlock run whatever is due.
+	r.wakeups.Run(ctx, func() {
+		r.lock()
+		r.unlock()
+	})
+	r.shutdown(context.WithoutCancel(ctx))
+	r.logger.Info("stopped")
+	return nil
 }
 
 func (r *Runtime) shutdown(ctx context.Context) {
@@ -206,8 +194,6 @@ func (r *Runtime) shutdown(ctx context.Context) {
 			ids = append(ids, id)
 		}
 	}
-	r.timer.Stop()
-	r.armed = false
 	r.unlock()
 	for _, id := range ids {
 		if err := r.network.Del(ctx, cni.RuntimeConf{ContainerID: id, IfName: "eth0"}); err != nil {
@@ -227,17 +213,11 @@ func (r *Runtime) shutdown(ctx context.Context) {
 func (r *Runtime) Changed() <-chan struct{} {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.changedCh == nil {
-		r.changedCh = make(chan struct{})
-	}
-	return r.changedCh
+	return r.changed.Wait()
 }
 
 func (r *Runtime) changedLocked() {
-	if r.changedCh != nil {
-		close(r.changedCh)
-		r.changedCh = nil
-	}
+	r.changed.Notify()
 }
 
 // lock takes mu and brings every container up to the clock's time, so
@@ -248,11 +228,10 @@ func (r *Runtime) lock() {
 	r.advanceLocked()
 }
 
-// unlock runs what became due while mu was held, sets the timer for the
-// next wake-up, releases mu and then runs the effects queued under it.
+// unlock runs what became due while mu was held, releases mu and then
+// runs the effects queued under it.
 func (r *Runtime) unlock() {
 	r.advanceLocked()
-	r.rearmLocked()
 	effects := r.effects
 	r.effects = nil
 	r.mu.Unlock()
@@ -268,76 +247,33 @@ func (r *Runtime) unlock() {
 const maxWakeupsPerRound = 10_000
 
 // advanceLocked resumes every container whose sleep ended by now, up to
-// maxWakeupsPerRound (Start's loop runs the rest). A container resumes at
+// maxWakeupsPerRound (wakeups wakes Start's loop for the rest, in a round
+// of its own rather than in one long hold of mu). A container resumes at
 // the time its sleep was due, not at now, so its log and exit times do
 // not depend on when the loop woke (a clocktest.Fake stepped by an hour
 // still runs a script's one-second sleeps one second apart).
 func (r *Runtime) advanceLocked() {
-	if len(r.wakeups) == 0 {
+	if r.wakeups.Len() == 0 {
 		return
 	}
 	now := r.clock.Now()
 	for range maxWakeupsPerRound {
-		if len(r.wakeups) == 0 || r.wakeups[0].wakeAt.After(now) {
+		c, at, ok := r.wakeups.PopDue(now)
+		if !ok {
 			return
 		}
-		c := heap.Pop(&r.wakeups).(*container)
-		at := c.wakeAt
-		c.wakeAt = time.Time{}
 		if c.proc != nil {
 			r.resultLocked(c, c.proc.Run(at), at)
 		}
 	}
 }
 
-// rearmLocked sets timer for the earliest wake-up.
-func (r *Runtime) rearmLocked() {
-	if r.stopped {
-		return
-	}
-	if len(r.wakeups) == 0 {
-		if r.armed {
-			r.timer.Stop()
-			r.armed = false
-		}
-		return
-	}
-	next := r.wakeups[0].wakeAt
-	if r.armed && next.Equal(r.armedAt) {
-		return
-	}
-	// The clock may have moved since advanceLocked read it. A timer set
-	// for a past deadline would, on a fake clock, fire only at the next
-	// step; and running the due work here could go on for as long as
-	// someone keeps stepping the clock, holding mu. So Start's loop runs
-	// it, in a round of its own.
-	d := next.Sub(r.clock.Now())
-	if d <= 0 {
-		select {
-		case r.kickCh <- struct{}{}:
-		default: // a kick is already pending
-		}
-		return
-	}
-	r.timer.Reset(d)
-	r.armed, r.armedAt = true, next
-}
-
 func (r *Runtime) sleepLocked(c *container, until time.Time) {
-	if c.wakeAt.IsZero() {
-		c.wakeAt = until
-		heap.Push(&r.wakeups, c)
-		return
-	}
-	c.wakeAt = until
-	heap.Fix(&r.wakeups, c.heapIndex)
+	r.wakeups.SetAt(c, until)
 }
 
 func (r *Runtime) cancelSleepLocked(c *container) {
-	if !c.wakeAt.IsZero() {
-		heap.Remove(&r.wakeups, c.heapIndex)
-		c.wakeAt = time.Time{}
-	}
+	r.wakeups.Remove(c)
 }
 
 func (r *Runtime) nextSeqLocked() uint64 {
@@ -350,33 +286,4 @@ func newID() string {
 	var b [32]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
-}
-
-// wakeupHeap orders sleeping containers by wakeAt, then by creation, so
-// that containers due at the same time run in a fixed order.
-type wakeupHeap []*container
-
-func (h wakeupHeap) Len() int { return len(h) }
-func (h wakeupHeap) Less(i, j int) bool {
-	if !h[i].wakeAt.Equal(h[j].wakeAt) {
-		return h[i].wakeAt.Before(h[j].wakeAt)
-	}
-	return h[i].seq < h[j].seq
-}
-func (h wakeupHeap) Swap(i, j int) {
-	h[i], h[j] = h[j], h[i]
-	h[i].heapIndex, h[j].heapIndex = i, j
-}
-func (h *wakeupHeap) Push(x any) {
-	c := x.(*container)
-	c.heapIndex = len(*h)
-	*h = append(*h, c)
-}
-func (h *wakeupHeap) Pop() any {
-	old := *h
-	c := old[len(old)-1]
-	old[len(old)-1] = nil
-	*h = old[:len(old)-1]
-	c.heapIndex = -1
-	return c
 }

@@ -93,16 +93,7 @@ func (q *PriorityQueue) flush(now time.Time) (time.Time, bool) {
 //
 // Upstream: PriorityQueue.calculateBackoffDuration.
 func (q *PriorityQueue) BackoffDuration(attempts int) time.Duration {
-	d := q.initialBackoff
-	for i := 1; i < attempts; i++ {
-		// Compare before doubling, so a huge attempt count cannot
-		// overflow.
-		if d > q.maxBackoff/2 {
-			return q.maxBackoff
-		}
-		d *= 2
-	}
-	return min(d, q.maxBackoff)
+	return q.backoff.Delay(attempts - 1)
 }
 
 func (q *PriorityQueue) backoffExpiry(pInfo *QueuedPodInfo) time.Time {

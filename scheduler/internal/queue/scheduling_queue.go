@@ -8,6 +8,7 @@ import (
 
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	"github.com/minicp/minicp/clock"
+	"github.com/minicp/minicp/wait"
 )
 
 // The defaults of Options: upstream's.
@@ -60,9 +61,9 @@ type Stats struct {
 //
 // Upstream: scheduling_queue.go (PriorityQueue).
 type PriorityQueue struct {
-	clock            clock.Clock
-	initialBackoff   time.Duration
-	maxBackoff       time.Duration
+	clock clock.Clock
+	// backoff is the pods' backoff; each pod's Attempts count its steps.
+	backoff          wait.Backoff
 	maxInUnscheduled time.Duration
 	events           map[string][]ClusterEvent
 	onChange         func()
@@ -85,9 +86,9 @@ type PriorityQueue struct {
 	schedulingCycle  int64
 	moveRequestCycle int64
 	seq              uint64
-	// activeCh is closed and replaced when activeQ gains a pod, to wake
-	// Pop, which also selects on its ctx.
-	activeCh chan struct{}
+	// activeAdded is notified when activeQ gains a pod, to wake Pop,
+	// which also selects on its ctx.
+	activeAdded wait.Broadcast
 
 	// wakeCh (capacity 1) tells Run that the earliest deadline may have
 	// changed. A full wakeCh already says so, so poking never blocks.
@@ -120,15 +121,13 @@ func New(opts Options) *PriorityQueue {
 	}
 	q := &PriorityQueue{
 		clock:             opts.Clock,
-		initialBackoff:    opts.PodInitialBackoff,
-		maxBackoff:        opts.PodMaxBackoff,
+		backoff:           wait.Backoff{Initial: opts.PodInitialBackoff, Factor: 2, Cap: opts.PodMaxBackoff},
 		maxInUnscheduled:  opts.PodMaxInUnschedulablePodsDuration,
 		events:            opts.EventsToRegister,
 		onChange:          opts.OnChange,
 		activeQ:           newKeyedHeap(func(p *QueuedPodInfo) string { return podKey(p.Pod) }, activeQLess),
 		unschedulablePods: map[string]*QueuedPodInfo{},
 		inFlight:          map[*QueuedPodInfo]*inFlightPod{},
-		activeCh:          make(chan struct{}),
 		wakeCh:            make(chan struct{}, 1),
 	}
 	q.backoffQ = newKeyedHeap(func(p *QueuedPodInfo) string { return podKey(p.Pod) }, func(a, b *QueuedPodInfo) bool {
@@ -228,7 +227,7 @@ func (q *PriorityQueue) Pop(ctx context.Context) (*QueuedPodInfo, error) {
 			q.mu.Unlock()
 			return pInfo, nil
 		}
-		ch := q.activeCh
+		ch := q.activeAdded.Wait()
 		q.mu.Unlock()
 		select {
 		case <-ctx.Done():
@@ -379,8 +378,7 @@ func (q *PriorityQueue) newQueuedPodInfoLocked(pod *corev1.Pod) *QueuedPodInfo {
 // addToActiveQLocked adds pInfo to activeQ and wakes Pop.
 func (q *PriorityQueue) addToActiveQLocked(pInfo *QueuedPodInfo) {
 	q.activeQ.Add(pInfo)
-	close(q.activeCh)
-	q.activeCh = make(chan struct{})
+	q.activeAdded.Notify()
 }
 
 func (q *PriorityQueue) hasActiveLocked(key string) bool {

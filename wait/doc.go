@@ -1,0 +1,26 @@
+// Package wait holds minicp's time-and-wake-up primitives, each written
+// once and used by every component that retries, sleeps until a deadline
+// or wakes waiters:
+//
+//   - Backoff: an exponential, jittered, capped and resettable delay,
+//     measured on a clock.Clock. Reflectors, the watch cache, the
+//     workqueue's rate limiter, the scheduler's pod backoff, the Job
+//     controller, the kubelet's CrashLoopBackOff and
+//     client.RetryOnConflict all compute their delays with it; each call
+//     site states its constants and their reasons.
+//   - DeadlineQueue: items due at a time, earliest first, served by one
+//     clock timer. It arms that timer in the call that adds the item, so a
+//     test that adds and then steps a fake clock always fires it.
+//   - Broadcast: wakes every waiter at once by closing and replacing a
+//     channel, so waiters can also select on their ctx.
+//   - Idler and WaitIdle: the quiescence barrier. Controllers, the
+//     scheduler, the kubelets and the controller-manager are Idlers, and
+//     WaitIdle returns once all of them are idle at the same time, which is
+//     how tests wait for a cluster to settle instead of sleeping.
+//
+// The package is a leaf: it imports only the standard library and clock,
+// so every minicp package may import it.
+//
+// Upstream: k8s.io/apimachinery/pkg/util/wait (Backoff),
+// k8s.io/client-go/util/workqueue (the delaying queue's waiting heap).
+package wait
