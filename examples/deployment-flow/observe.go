@@ -244,8 +244,14 @@ func (o *observer) flush() {
 func (o *observer) waitRolledOut(ctx context.Context, generation int64, n int32) error {
 	return o.waitFor(ctx, func() bool {
 		d := o.deploy
+		// The Deployment's status counts no terminating pod, so an old
+		// pod may still be shutting down when it says rolled out: wait
+		// for exactly n pods, so the next act starts from a quiet state
+		// and its lines (the deletion order above all) do not depend on
+		// how fast a kubelet finished the old pods.
 		return d != nil && d.Status.ObservedGeneration >= generation && d.Status.ObservedGeneration >= d.Generation &&
-			d.Status.UpdatedReplicas == n && d.Status.AvailableReplicas == n && d.Status.Replicas == n
+			d.Status.UpdatedReplicas == n && d.Status.AvailableReplicas == n && d.Status.Replicas == n &&
+			len(o.pods) == int(n)
 	})
 }
 
