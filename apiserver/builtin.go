@@ -9,10 +9,13 @@ import (
 	"github.com/minicp/minicp/api/apierrors"
 	apiextensionsv1 "github.com/minicp/minicp/api/apiextensions/v1"
 	appsv1 "github.com/minicp/minicp/api/apps/v1"
+	authenticationv1 "github.com/minicp/minicp/api/authentication/v1"
+	authorizationv1 "github.com/minicp/minicp/api/authorization/v1"
 	autoscalingv1 "github.com/minicp/minicp/api/autoscaling/v1"
 	batchv1 "github.com/minicp/minicp/api/batch/v1"
 	coordinationv1 "github.com/minicp/minicp/api/coordination/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
+	rbacv1 "github.com/minicp/minicp/api/rbac/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/apiserver/admission"
 	"github.com/minicp/minicp/apiserver/handlers"
@@ -31,7 +34,8 @@ var defaultTables handlers.TableConvertor = printers.Default
 // server installs a handler for each resource; discovery lists them.
 func NewScheme() (*runtime.Scheme, error) {
 	s := runtime.NewScheme()
-	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, coordinationv1.AddToScheme, appsv1.AddToScheme, batchv1.AddToScheme, autoscalingv1.AddToScheme, apiextensionsv1.AddToScheme, admissionregistrationv1.AddToScheme} {
+	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, coordinationv1.AddToScheme, appsv1.AddToScheme, batchv1.AddToScheme, autoscalingv1.AddToScheme, apiextensionsv1.AddToScheme, admissionregistrationv1.AddToScheme,
+		rbacv1.AddToScheme, authorizationv1.AddToScheme, authenticationv1.AddToScheme} {
 		if err := add(s); err != nil {
 			return nil, err
 		}
@@ -101,6 +105,9 @@ func (s *Server) installBuiltinResources() error {
 		return err
 	}
 	if err := s.installAdmissionRegistrationResources(); err != nil {
+		return err
+	}
+	if err := s.installRBACResources(); err != nil {
 		return err
 	}
 	return s.installAPIExtensionsResources()

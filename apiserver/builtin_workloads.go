@@ -7,6 +7,7 @@ import (
 	appsv1 "github.com/minicp/minicp/api/apps/v1"
 	batchv1 "github.com/minicp/minicp/api/batch/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
+	rbacv1 "github.com/minicp/minicp/api/rbac/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/apiserver/registry"
 	"github.com/minicp/minicp/apiserver/registry/apps"
@@ -16,13 +17,14 @@ import (
 )
 
 // SetDefaults defaults every built-in kind, in place: core/v1, apps/v1,
-// batch/v1 and apiextensions.k8s.io/v1 (see each package's SetDefaults).
+// batch/v1, apiextensions.k8s.io/v1 and rbac.authorization.k8s.io/v1 (see each package's SetDefaults).
 // It is the defaulting of DefaultAdmission.
 func SetDefaults(obj runtime.Object) {
 	corev1.SetDefaults(obj)
 	appsv1.SetDefaults(obj)
 	batchv1.SetDefaults(obj)
 	apiextensionsv1.SetDefaults(obj)
+	rbacv1.SetDefaults(obj)
 }
 
 var (

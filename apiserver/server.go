@@ -19,6 +19,7 @@ import (
 	"github.com/minicp/minicp/apiserver/admission"
 	"github.com/minicp/minicp/apiserver/authn"
 	"github.com/minicp/minicp/apiserver/authz"
+	authzrbac "github.com/minicp/minicp/apiserver/authz/rbac"
 	"github.com/minicp/minicp/apiserver/filters"
 	"github.com/minicp/minicp/apiserver/responsewriters"
 	"github.com/minicp/minicp/clock"
@@ -43,8 +44,17 @@ type Options struct {
 	// AnonymousAuth lets requests without credentials in as
 	// system:anonymous (what the authorizer then allows is up to it).
 	AnonymousAuth bool
-	// Authorizer defaults to authz.AllowAuthenticated.
+	// Authorizer decides who may do what. Defaults to the authorizer
+	// AuthorizationMode names.
 	Authorizer authz.Authorizer
+	// AuthorizationMode chooses the authorizer when Authorizer is nil, as
+	// kube-apiserver's --authorization-mode: authz.ModeAllowAuthenticated
+	// (any authenticated user may do anything) or authz.ModeRBAC
+	// (system:masters may do anything, everyone else what RBAC allows).
+	// Defaults to authz.ModeAllowAuthenticated, because minicp's
+	// controllers, scheduler and kubelets do not yet authenticate as
+	// their own users, which RBAC would need to grant them anything.
+	AuthorizationMode string
 	// Admission defaults to DefaultAdmission: defaulting,
 	// DefaultTolerationSeconds and the mutating webhooks, then
 	// NamespaceLifecycle and the validating webhooks.
@@ -76,6 +86,16 @@ type Server struct {
 	filters []filter
 
 	admission admission.Chain
+
+	// authorizer is the authorization hop's (Options.Authorizer or the
+	// one AuthorizationMode names); the access reviews ask it too.
+	authorizer        authz.Authorizer
+	authorizationMode string
+	// rbac is the RBAC authorizer over the server's RBAC resources, used
+	// by the RBAC registry's escalation checks whatever the mode.
+	rbac *authzrbac.Authorizer
+	// policyReadyCh is closed once the default RBAC policy is reconciled.
+	policyReadyCh chan struct{}
 
 	watchCacheDisabled bool
 	bookmarkFrequency  time.Duration
@@ -119,9 +139,6 @@ func New(opts Options) (*Server, error) {
 	if opts.Clock == nil {
 		opts.Clock = clock.Real
 	}
-	if opts.Authorizer == nil {
-		opts.Authorizer = authz.AllowAuthenticated
-	}
 	log := logging.OrDiscard(opts.Logger).With("component", "apiserver")
 	s := &Server{
 		scheme:    opts.Scheme,
@@ -132,7 +149,8 @@ func New(opts Options) (*Server, error) {
 		resources: map[runtime.GroupVersionResource]*resource{},
 		cachers:   map[*watchcache.Cacher]context.CancelFunc{},
 
-		crdsSyncedCh: make(chan struct{}),
+		crdsSyncedCh:  make(chan struct{}),
+		policyReadyCh: make(chan struct{}),
 
 		watchCacheDisabled: opts.WatchCacheDisabled,
 		bookmarkFrequency:  opts.BookmarkFrequency,
@@ -142,6 +160,9 @@ func New(opts Options) (*Server, error) {
 		if s.scheme, err = NewScheme(); err != nil {
 			return nil, err
 		}
+	}
+	if err := s.setAuthorizer(opts); err != nil {
+		return nil, err
 	}
 	s.admission = opts.Admission
 	if s.admission == nil {
@@ -165,7 +186,8 @@ func New(opts Options) (*Server, error) {
 		{"audit", func(h http.Handler) http.Handler {
 			return filters.WithAudit(h, log.With("component", "audit"), opts.Clock)
 		}},
-		{"authorization", func(h http.Handler) http.Handler { return filters.WithAuthorization(h, opts.Authorizer, log) }},
+		{"impersonation", func(h http.Handler) http.Handler { return filters.WithImpersonation(h, s.authorizer) }},
+		{"authorization", func(h http.Handler) http.Handler { return filters.WithAuthorization(h, s.authorizer, log) }},
 		{"limits", func(h http.Handler) http.Handler { return filters.WithLimits(h, opts.Limits) }},
 	}
 	s.handler = handlerChain(s.routes(), s.filters)
@@ -209,6 +231,7 @@ func (s *Server) Start(ctx context.Context) error {
 	}
 	s.mu.Unlock()
 	s.goUnlessStopping(func() { s.runCRDController(ctx) })
+	s.goUnlessStopping(func() { s.runBootstrapPolicy(ctx) })
 	<-ctx.Done()
 	s.mu.Lock()
 	s.stopping = true
@@ -245,8 +268,9 @@ func (s *Server) goUnlessStopping(fn func()) {
 	s.wg.Go(fn)
 }
 
-// WaitReady blocks until every watch cache has synced and the custom
-// resources of the CRDs stored at start are served, or ctx is done.
+// WaitReady blocks until every watch cache has synced, the custom
+// resources of the CRDs stored at start are served and the default RBAC
+// policy is reconciled, or ctx is done.
 func (s *Server) WaitReady(ctx context.Context) error {
 	s.mu.RLock()
 	cachers := slices.Collect(maps.Keys(s.cachers))
@@ -256,12 +280,14 @@ func (s *Server) WaitReady(ctx context.Context) error {
 			return err
 		}
 	}
-	select {
-	case <-s.crdsSyncedCh:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
+	for _, ch := range []chan struct{}{s.crdsSyncedCh, s.policyReadyCh} {
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
+	return nil
 }
 
 // checkCRDsSynced is the /readyz check of the CRD controller's first
@@ -349,7 +375,8 @@ func (s *Server) allReadyChecks() []HealthCheck {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	checks := append(s.liveChecks(), HealthCheck{Name: "watch-cache", Check: s.checkWatchCaches},
-		HealthCheck{Name: "crd-informer-synced", Check: s.checkCRDsSynced})
+		HealthCheck{Name: "crd-informer-synced", Check: s.checkCRDsSynced},
+		HealthCheck{Name: "poststarthook/rbac/bootstrap-roles", Check: s.checkBootstrapPolicy})
 	return append(checks, s.readyChecks...)
 }
 

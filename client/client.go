@@ -15,10 +15,13 @@ import (
 	admissionregistrationv1 "github.com/minicp/minicp/api/admissionregistration/v1"
 	apiextensionsv1 "github.com/minicp/minicp/api/apiextensions/v1"
 	appsv1 "github.com/minicp/minicp/api/apps/v1"
+	authenticationv1 "github.com/minicp/minicp/api/authentication/v1"
+	authorizationv1 "github.com/minicp/minicp/api/authorization/v1"
 	autoscalingv1 "github.com/minicp/minicp/api/autoscaling/v1"
 	batchv1 "github.com/minicp/minicp/api/batch/v1"
 	coordinationv1 "github.com/minicp/minicp/api/coordination/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
+	rbacv1 "github.com/minicp/minicp/api/rbac/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/clock"
 )
@@ -95,7 +98,8 @@ func New(cfg Config) (*Client, error) {
 func NewScheme() (*runtime.Scheme, error) {
 	s := runtime.NewScheme()
 	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, coordinationv1.AddToScheme,
-		appsv1.AddToScheme, batchv1.AddToScheme, autoscalingv1.AddToScheme, apiextensionsv1.AddToScheme, admissionregistrationv1.AddToScheme} {
+		appsv1.AddToScheme, batchv1.AddToScheme, autoscalingv1.AddToScheme, apiextensionsv1.AddToScheme, admissionregistrationv1.AddToScheme,
+		rbacv1.AddToScheme, authorizationv1.AddToScheme, authenticationv1.AddToScheme} {
 		if err := add(s); err != nil {
 			return nil, fmt.Errorf("client: %w", err)
 		}

@@ -52,6 +52,11 @@ type Options struct {
 	TokenAuthFile string
 	// AnonymousAuth lets requests without a token in as system:anonymous.
 	AnonymousAuth bool
+	// AuthorizationMode is the API server's (apiserver.Options):
+	// "AllowAuthenticated" (the default) or "RBAC". The admin is in
+	// system:masters, so RBAC never stops it; the components do not yet
+	// have identities of their own, so RBAC is not the default.
+	AuthorizationMode string
 	// CompactionInterval is how often etcd's history is compacted, keeping
 	// at least one interval of it. Defaults to 5 minutes, as kube-apiserver.
 	CompactionInterval time.Duration
@@ -174,8 +179,11 @@ func (c *Cluster) Start(ctx context.Context) (err error) {
 		StoragePrefix: c.opts.StoragePrefix,
 		Authenticator: authenticator,
 		AnonymousAuth: c.opts.AnonymousAuth,
-		Clock:         c.opts.Clock,
-		Logger:        c.log,
+		// Under RBAC the components (which authenticate as the admin for
+		// now) keep working: the admin is in system:masters.
+		AuthorizationMode: c.opts.AuthorizationMode,
+		Clock:             c.opts.Clock,
+		Logger:            c.log,
 	})
 	if err != nil {
 		return fmt.Errorf("cluster: %w", err)

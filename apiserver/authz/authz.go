@@ -48,6 +48,10 @@ func (f AuthorizerFunc) Authorize(ctx context.Context, a Attributes) (Decision, 
 // grants in Kubernetes.
 var publicPaths = []string{"/healthz", "/livez", "/readyz", "/version", "/version/"}
 
+// PublicPaths returns the paths AllowAuthenticated lets anyone get: what
+// a rules review lists for an anonymous user.
+func PublicPaths() []string { return slices.Clone(publicPaths) }
+
 // AllowAuthenticated allows every authenticated user everything, and
 // anonymous users only the public health and version paths. It is the
 // default authorizer: minicp is a development cluster, not a multi-tenant

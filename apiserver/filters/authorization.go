@@ -35,34 +35,45 @@ func WithAuthorization(h http.Handler, a authz.Authorizer, log *slog.Logger) htt
 	})
 }
 
-// forbidden words the 403 as kube-apiserver does:
-// `pods "x" is forbidden: User "u" cannot get resource "pods" in API group "" in the namespace "ns": reason`.
+// forbidden words the 403 as kube-apiserver does: for a resource
+// request `pods "x" is forbidden: User "u" cannot get resource "pods" in
+// API group "" in the namespace "ns"` (or "at the cluster scope"), the
+// resource carrying its subresource ("pods/log"); for any other request
+// `forbidden: User "u" cannot get path "/x"`; and the authorizer's
+// reason, when it gave one, after ": ".
+//
+// Upstream: k8s.io/apiserver/pkg/endpoints/handlers/responsewriters
+// (Forbidden, forbiddenMessage).
 func forbidden(a authz.Attributes, reason string) error {
-	name := "system:anonymous"
+	name := ""
 	if a.User != nil {
 		name = a.User.Name
 	}
-	if a.RequestInfo == nil || !a.IsResourceRequest {
-		path := ""
-		if a.RequestInfo != nil {
-			path = a.Path
+	var msg string
+	switch {
+	case a.RequestInfo == nil:
+		msg = fmt.Sprintf("User %q cannot %s path %q", name, "", "")
+	case !a.IsResourceRequest:
+		msg = fmt.Sprintf("User %q cannot %s path %q", name, a.Verb, a.Path)
+	default:
+		resource := a.Resource
+		if a.Subresource != "" {
+			resource += "/" + a.Subresource
 		}
-		return apierrors.NewForbidden(runtime.GroupResource{}, "",
-			fmt.Errorf("User %q cannot %s path %q: %s", name, verbOf(a), path, reason))
-	}
-	msg := fmt.Sprintf("User %q cannot %s resource %q in API group %q", name, a.Verb, a.Resource, a.APIGroup)
-	if a.Namespace != "" {
-		msg += fmt.Sprintf(" in the namespace %q", a.Namespace)
+		msg = fmt.Sprintf("User %q cannot %s resource %q in API group %q", name, a.Verb, resource, a.APIGroup)
+		if a.Namespace != "" {
+			msg += fmt.Sprintf(" in the namespace %q", a.Namespace)
+		} else {
+			msg += " at the cluster scope"
+		}
 	}
 	if reason != "" {
 		msg += ": " + reason
 	}
-	return apierrors.NewForbidden(runtime.GroupResource{Group: a.APIGroup, Resource: a.Resource}, a.Name, errors.New(msg))
-}
-
-func verbOf(a authz.Attributes) string {
-	if a.RequestInfo == nil {
-		return "access"
+	var gr runtime.GroupResource
+	objName := ""
+	if a.RequestInfo != nil && a.IsResourceRequest {
+		gr, objName = runtime.GroupResource{Group: a.APIGroup, Resource: a.Resource}, a.Name
 	}
-	return a.Verb
+	return apierrors.NewForbidden(gr, objName, errors.New(msg))
 }

@@ -18,6 +18,10 @@ import (
 type CreateSubresourceFunc struct {
 	New    func() runtime.Object
 	Create func(ctx context.Context, ns, name string, body runtime.Object) (runtime.Object, error)
+	// ReturnObject answers with what Create returns instead of a Success
+	// Status: the review kinds (SubjectAccessReview, ...) are created to
+	// read their status.
+	ReturnObject bool
 }
 
 // CreateSubresource decodes the body, runs both admission phases on it and
@@ -53,8 +57,13 @@ func (s *Scope) CreateSubresource(w http.ResponseWriter, r *http.Request, fn Cre
 		responsewriters.WriteError(w, r, err)
 		return
 	}
-	if _, err := fn.Create(ctx, info.Namespace, info.Name, body); err != nil {
+	result, err := fn.Create(ctx, info.Namespace, info.Name, body)
+	if err != nil {
 		responsewriters.WriteError(w, r, err)
+		return
+	}
+	if fn.ReturnObject {
+		s.writeResult(w, r, out, http.StatusCreated, result)
 		return
 	}
 	s.writeResult(w, r, out, http.StatusCreated, &metav1.Status{

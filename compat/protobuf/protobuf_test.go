@@ -14,9 +14,12 @@ import (
 	"github.com/stretchr/testify/require"
 	"google.golang.org/protobuf/encoding/protowire"
 	kappsv1 "k8s.io/api/apps/v1"
+	kauthenticationv1 "k8s.io/api/authentication/v1"
+	kauthorizationv1 "k8s.io/api/authorization/v1"
 	kautoscalingv1 "k8s.io/api/autoscaling/v1"
 	kbatchv1 "k8s.io/api/batch/v1"
 	kcorev1 "k8s.io/api/core/v1"
+	krbacv1 "k8s.io/api/rbac/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	kmetav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	kruntime "k8s.io/apimachinery/pkg/runtime"
@@ -98,12 +101,15 @@ func compatCases() []compatCase {
 	}
 }
 
-// allCases are compatCases and workloadCases.
-func allCases() []compatCase { return append(compatCases(), workloadCases()...) }
+// allCases are compatCases, workloadCases and rbacCases.
+func allCases() []compatCase {
+	return append(append(compatCases(), workloadCases()...), rbacCases()...)
+}
 
 func newSerializer() *kprotobuf.Serializer {
 	scheme := kruntime.NewScheme()
-	for _, add := range []func(*kruntime.Scheme) error{kcorev1.AddToScheme, kappsv1.AddToScheme, kbatchv1.AddToScheme, kautoscalingv1.AddToScheme} {
+	for _, add := range []func(*kruntime.Scheme) error{kcorev1.AddToScheme, kappsv1.AddToScheme, kbatchv1.AddToScheme, kautoscalingv1.AddToScheme,
+		krbacv1.AddToScheme, kauthorizationv1.AddToScheme, kauthenticationv1.AddToScheme} {
 		if err := add(scheme); err != nil {
 			panic(err)
 		}

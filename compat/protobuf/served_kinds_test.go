@@ -36,6 +36,8 @@ var servedObjects = []struct{ path, body string }{
 	{"/apis/apps/v1/namespaces/default/deployments", `{"metadata":{"name":"d"},"spec":{"replicas":2,"selector":{"matchLabels":{"app":"a"}},"template":{"metadata":{"labels":{"app":"a"}},"spec":{"containers":[{"name":"c","image":"busybox"}]}}}}`},
 	{"/apis/apps/v1/namespaces/default/replicasets", `{"metadata":{"name":"rs"},"spec":{"replicas":1,"selector":{"matchLabels":{"app":"b"}},"template":{"metadata":{"labels":{"app":"b"}},"spec":{"containers":[{"name":"c","image":"busybox"}]}}}}`},
 	{"/apis/batch/v1/namespaces/default/jobs", `{"metadata":{"name":"j"},"spec":{"template":{"spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"busybox"}]}}}}`},
+	{"/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles", `{"metadata":{"name":"r"},"rules":[{"verbs":["get"],"apiGroups":[""],"resources":["pods"],"resourceNames":["p"]}]}`},
+	{"/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings", `{"metadata":{"name":"rb"},"roleRef":{"kind":"Role","name":"r"},"subjects":[{"kind":"User","name":"alice"},{"kind":"ServiceAccount","name":"sa"}]}`},
 	{"/apis/coordination.k8s.io/v1/namespaces/default/leases", `{"metadata":{"name":"l"},"spec":{"holderIdentity":"me","leaseDurationSeconds":15}}`},
 	{"/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations", `{"metadata":{"name":"v"},"webhooks":[{"name":"v.example.com","clientConfig":{"url":"https://127.0.0.1:1/v"},"rules":[{"operations":["CREATE"],"apiGroups":["example.com"],"apiVersions":["v1"],"resources":["nothing"]}],"sideEffects":"None","admissionReviewVersions":["v1"]}]}`},
 	{"/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations", `{"metadata":{"name":"m"},"webhooks":[{"name":"m.example.com","clientConfig":{"url":"https://127.0.0.1:1/m"},"rules":[{"operations":["CREATE"],"apiGroups":["example.com"],"apiVersions":["v1"],"resources":["nothing"]}],"sideEffects":"None","admissionReviewVersions":["v1"]}]}`},
@@ -102,6 +104,7 @@ func TestEveryServedKindAsProtobuf(t *testing.T) {
 	}
 	t.Logf("checked %d resources: %s", len(checked), strings.Join(checked, ", "))
 	for _, want := range []string{"v1/pods", "v1/nodes", "apps/v1/deployments", "batch/v1/jobs", "coordination.k8s.io/v1/leases",
+		"rbac.authorization.k8s.io/v1/clusterroles", "rbac.authorization.k8s.io/v1/rolebindings",
 		"apiextensions.k8s.io/v1/customresourcedefinitions", "admissionregistration.k8s.io/v1/validatingwebhookconfigurations"} {
 		assert.Contains(t, checked, want, "resources checked")
 	}

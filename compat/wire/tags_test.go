@@ -8,18 +8,24 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	kappsv1 "k8s.io/api/apps/v1"
+	kauthenticationv1 "k8s.io/api/authentication/v1"
+	kauthorizationv1 "k8s.io/api/authorization/v1"
 	kautoscalingv1 "k8s.io/api/autoscaling/v1"
 	kbatchv1 "k8s.io/api/batch/v1"
 	kcoordinationv1 "k8s.io/api/coordination/v1"
 	kcorev1 "k8s.io/api/core/v1"
+	krbacv1 "k8s.io/api/rbac/v1"
 	kmetav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	appsv1 "github.com/minicp/minicp/api/apps/v1"
+	authenticationv1 "github.com/minicp/minicp/api/authentication/v1"
+	authorizationv1 "github.com/minicp/minicp/api/authorization/v1"
 	autoscalingv1 "github.com/minicp/minicp/api/autoscaling/v1"
 	batchv1 "github.com/minicp/minicp/api/batch/v1"
 	coordinationv1 "github.com/minicp/minicp/api/coordination/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
+	rbacv1 "github.com/minicp/minicp/api/rbac/v1"
 )
 
 // TestJSONTagsMatchKubernetes walks each minicp kind and its Kubernetes
@@ -54,6 +60,15 @@ func TestJSONTagsMatchKubernetes(t *testing.T) {
 		{reflect.TypeFor[batchv1.JobList](), reflect.TypeFor[kbatchv1.JobList]()},
 		{reflect.TypeFor[autoscalingv1.Scale](), reflect.TypeFor[kautoscalingv1.Scale]()},
 		{reflect.TypeFor[coordinationv1.LeaseList](), reflect.TypeFor[kcoordinationv1.LeaseList]()},
+		{reflect.TypeFor[rbacv1.RoleList](), reflect.TypeFor[krbacv1.RoleList]()},
+		{reflect.TypeFor[rbacv1.RoleBindingList](), reflect.TypeFor[krbacv1.RoleBindingList]()},
+		{reflect.TypeFor[rbacv1.ClusterRoleList](), reflect.TypeFor[krbacv1.ClusterRoleList]()},
+		{reflect.TypeFor[rbacv1.ClusterRoleBindingList](), reflect.TypeFor[krbacv1.ClusterRoleBindingList]()},
+		{reflect.TypeFor[authorizationv1.SubjectAccessReview](), reflect.TypeFor[kauthorizationv1.SubjectAccessReview]()},
+		{reflect.TypeFor[authorizationv1.SelfSubjectAccessReview](), reflect.TypeFor[kauthorizationv1.SelfSubjectAccessReview]()},
+		{reflect.TypeFor[authorizationv1.LocalSubjectAccessReview](), reflect.TypeFor[kauthorizationv1.LocalSubjectAccessReview]()},
+		{reflect.TypeFor[authorizationv1.SelfSubjectRulesReview](), reflect.TypeFor[kauthorizationv1.SelfSubjectRulesReview]()},
+		{reflect.TypeFor[authenticationv1.SelfSubjectReview](), reflect.TypeFor[kauthenticationv1.SelfSubjectReview]()},
 		{reflect.TypeFor[metav1.Status](), reflect.TypeFor[kmetav1.Status]()},
 		{reflect.TypeFor[metav1.DeleteOptions](), reflect.TypeFor[kmetav1.DeleteOptions]()},
 		{reflect.TypeFor[metav1.PartialObjectMetadata](), reflect.TypeFor[kmetav1.PartialObjectMetadata]()},

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/minicp/minicp/controllers/clusterroleaggregation"
 	"github.com/minicp/minicp/controllers/deployment"
 	"github.com/minicp/minicp/controllers/endpoints"
 	"github.com/minicp/minicp/controllers/garbagecollector"
@@ -21,29 +22,31 @@ import (
 // controllers are the known controllers by kube-controller-manager's
 // names for them.
 var controllers = map[string]AddFunc{
-	"deployment-controller":         deployment.Add,
-	"endpoints-controller":          endpoints.Add,
-	"garbage-collector-controller":  garbagecollector.Add,
-	"job-controller":                job.Add,
-	"namespace-controller":          namespace.Add,
-	"node-lifecycle-controller":     nodelifecycle.Add,
-	"replicaset-controller":         replicaset.Add,
-	"serviceaccount-controller":     serviceaccount.Add,
-	"ttl-after-finished-controller": ttlafterfinished.Add,
+	"clusterrole-aggregation-controller": clusterroleaggregation.Add,
+	"deployment-controller":              deployment.Add,
+	"endpoints-controller":               endpoints.Add,
+	"garbage-collector-controller":       garbagecollector.Add,
+	"job-controller":                     job.Add,
+	"namespace-controller":               namespace.Add,
+	"node-lifecycle-controller":          nodelifecycle.Add,
+	"replicaset-controller":              replicaset.Add,
+	"serviceaccount-controller":          serviceaccount.Add,
+	"ttl-after-finished-controller":      ttlafterfinished.Add,
 }
 
 // aliases are the controllers' names before Kubernetes 1.28 gave them
 // the -controller suffix, which kube-controller-manager still accepts.
 var aliases = map[string]string{
-	"deployment":         "deployment-controller",
-	"endpoint":           "endpoints-controller",
-	"garbagecollector":   "garbage-collector-controller",
-	"job":                "job-controller",
-	"namespace":          "namespace-controller",
-	"nodelifecycle":      "node-lifecycle-controller",
-	"replicaset":         "replicaset-controller",
-	"serviceaccount":     "serviceaccount-controller",
-	"ttl-after-finished": "ttl-after-finished-controller",
+	"clusterrole-aggregation": "clusterrole-aggregation-controller",
+	"deployment":              "deployment-controller",
+	"endpoint":                "endpoints-controller",
+	"garbagecollector":        "garbage-collector-controller",
+	"job":                     "job-controller",
+	"namespace":               "namespace-controller",
+	"nodelifecycle":           "node-lifecycle-controller",
+	"replicaset":              "replicaset-controller",
+	"serviceaccount":          "serviceaccount-controller",
+	"ttl-after-finished":      "ttl-after-finished-controller",
 }
 
 // AddFunc adds one controller, with its watches, to mgr.

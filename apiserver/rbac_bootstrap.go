@@ -1,0 +1,249 @@
+package apiserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/minicp/minicp/api/apierrors"
+	metav1 "github.com/minicp/minicp/api/meta/v1"
+	rbacv1 "github.com/minicp/minicp/api/rbac/v1"
+	"github.com/minicp/minicp/api/runtime"
+	authzrbac "github.com/minicp/minicp/apiserver/authz/rbac"
+	"github.com/minicp/minicp/apiserver/authz/rbac/bootstrappolicy"
+	"github.com/minicp/minicp/apiserver/registry"
+	"github.com/minicp/minicp/apiserver/request"
+)
+
+// loopbackUser is who the server writes its own objects as: in
+// system:masters, so the RBAC registry's escalation checks let it grant
+// anything, as kube-apiserver's loopback client.
+var loopbackUser = &request.User{Name: "system:apiserver", Groups: []string{request.SystemPrivilegedGroup}}
+
+// bootstrapPolicyRetry is how long the server waits before retrying a
+// reconciliation of the default policy that failed: etcd was briefly
+// unavailable, most likely.
+const bootstrapPolicyRetry = time.Second
+
+// runBootstrapPolicy reconciles the default RBAC policy once the watch
+// caches have synced, retrying on error until it succeeds or ctx is
+// done, then closes policyReadyCh. Upstream: the rbac/bootstrap-roles
+// post-start hook.
+func (s *Server) runBootstrapPolicy(ctx context.Context) {
+	for {
+		err := s.EnsureBootstrapPolicy(ctx)
+		if err == nil {
+			close(s.policyReadyCh)
+			return
+		}
+		s.log.Warn("reconciling the default RBAC policy failed, retrying", "err", err)
+		t := s.clock.NewTimer(bootstrapPolicyRetry)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-t.C():
+		}
+	}
+}
+
+// checkBootstrapPolicy is the /readyz check of the default policy
+// (upstream: poststarthook/rbac/bootstrap-roles).
+func (s *Server) checkBootstrapPolicy(context.Context) error {
+	select {
+	case <-s.policyReadyCh:
+		return nil
+	default:
+		return fmt.Errorf("the default RBAC policy is not reconciled yet")
+	}
+}
+
+// EnsureBootstrapPolicy reconciles the default ClusterRoles and
+// ClusterRoleBindings (bootstrappolicy): a missing one is created; one
+// that exists gets the labels, annotations, rules (or aggregation
+// selectors) and subjects it lacks, unless it is annotated
+// rbac.authorization.kubernetes.io/autoupdate=false. Nothing is removed,
+// so a cluster administrator's additions stay. A binding whose roleRef
+// differs is replaced. Start runs it; it is safe to call again.
+//
+// Upstream: k8s.io/kubernetes/pkg/registry/rbac/rest (PolicyData.EnsureRBACPolicy)
+// and k8s.io/component-helpers/auth/rbac/reconciliation.
+func (s *Server) EnsureBootstrapPolicy(ctx context.Context) error {
+	ctx = request.WithUser(ctx, loopbackUser)
+	roles, err := s.storeOf(gvrClusterRoles)
+	if err != nil {
+		return err
+	}
+	bindings, err := s.storeOf(gvrClusterRoleBindings)
+	if err != nil {
+		return err
+	}
+	// The objects are independent of one another, so they are written
+	// at once: etcd batches concurrent writes into few commits, and a
+	// server start, which waits for this, takes a few milliseconds
+	// instead of one commit per object (42 of them).
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var errs []error
+	fail := func(err error) {
+		mu.Lock()
+		errs = append(errs, err)
+		mu.Unlock()
+	}
+	for _, want := range bootstrappolicy.ClusterRoles() {
+		wg.Go(func() {
+			if err := reconcile(ctx, s, roles, &want, reconcileClusterRole); err != nil {
+				fail(fmt.Errorf("reconcile clusterrole %s: %w", want.Name, err))
+			}
+		})
+	}
+	for _, want := range bootstrappolicy.ClusterRoleBindings() {
+		wg.Go(func() {
+			if err := reconcile(ctx, s, bindings, &want, reconcileClusterRoleBinding); err != nil {
+				fail(fmt.Errorf("reconcile clusterrolebinding %s: %w", want.Name, err))
+			}
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// reconcile makes the stored object named as want carry what want
+// carries, as merge says: it creates want when nothing is stored, and
+// writes nothing when merge finds nothing missing. merge returns the
+// object to store, or nil when existing needs nothing (or is protected).
+func reconcile[T runtime.Object](ctx context.Context, s *Server, store *registry.Store, want T, merge func(existing, want T) T) error {
+	name := metaName(want)
+	if obj, err := s.getCached(ctx, store.Resource.GVR, "", name); err == nil {
+		if reflect.ValueOf(merge(obj.(T), want)).IsNil() {
+			return nil // up to date, or protected
+		}
+	} else if !apierrors.IsNotFound(err) {
+		return err
+	}
+	_, _, err := store.Update(ctx, "", name, func(_ context.Context, old runtime.Object) (runtime.Object, error) {
+		if old == nil {
+			return want.DeepCopyObject(), nil
+		}
+		out := merge(old.DeepCopyObject().(T), want)
+		if reflect.ValueOf(out).IsNil() {
+			return old, nil
+		}
+		return out, nil
+	}, nil, nil, registry.UpdateOptions{})
+	if apierrors.IsInvalid(err) {
+		// The roleRef of a binding cannot change: replace the binding.
+		if _, _, derr := store.Delete(ctx, "", name, nil, nil); derr != nil && !apierrors.IsNotFound(derr) {
+			return derr
+		}
+		_, err = store.Create(ctx, want.DeepCopyObject(), nil, registry.CreateOptions{})
+	}
+	return err
+}
+
+func metaName(obj runtime.Object) string {
+	switch o := obj.(type) {
+	case *rbacv1.ClusterRole:
+		return o.Name
+	case *rbacv1.ClusterRoleBinding:
+		return o.Name
+	}
+	return ""
+}
+
+// protected reports whether an administrator opted the object out of
+// reconciliation.
+func protected(annotations map[string]string) bool {
+	return annotations[rbacv1.AutoUpdateAnnotationKey] == "false"
+}
+
+// mergeMeta adds want's labels and annotations that existing lacks, and
+// reports whether it added any.
+func mergeMeta(existingLabels, existingAnnotations *map[string]string, wantLabels, wantAnnotations map[string]string) bool {
+	changed := false
+	for _, pair := range []struct {
+		existing *map[string]string
+		want     map[string]string
+	}{{existingLabels, wantLabels}, {existingAnnotations, wantAnnotations}} {
+		for k, v := range pair.want {
+			if _, ok := (*pair.existing)[k]; ok {
+				continue
+			}
+			if *pair.existing == nil {
+				*pair.existing = map[string]string{}
+			}
+			(*pair.existing)[k] = v
+			changed = true
+		}
+	}
+	return changed
+}
+
+// reconcileClusterRole adds to existing what it lacks of want: labels,
+// annotations, and the rules it does not cover, or for an aggregated
+// role the selectors it lacks (its rules are the aggregation
+// controller's). It returns nil when existing needs nothing.
+//
+// Upstream: k8s.io/component-helpers/auth/rbac/reconciliation
+// (computeReconciledRole).
+func reconcileClusterRole(existing, want *rbacv1.ClusterRole) *rbacv1.ClusterRole {
+	if protected(existing.Annotations) {
+		return nil
+	}
+	out := existing.DeepCopy()
+	changed := mergeMeta(&out.Labels, &out.Annotations, want.Labels, want.Annotations)
+	if want.AggregationRule != nil {
+		if out.AggregationRule == nil {
+			out.AggregationRule = &rbacv1.AggregationRule{}
+		}
+		for _, sel := range want.AggregationRule.ClusterRoleSelectors {
+			if !slices.ContainsFunc(out.AggregationRule.ClusterRoleSelectors, func(have metav1.LabelSelector) bool {
+				return maps.Equal(have.MatchLabels, sel.MatchLabels) && reflect.DeepEqual(have.MatchExpressions, sel.MatchExpressions)
+			}) {
+				out.AggregationRule.ClusterRoleSelectors = append(out.AggregationRule.ClusterRoleSelectors, sel)
+				changed = true
+			}
+		}
+	} else if covered, missing := authzrbac.Covers(out.Rules, want.Rules); !covered {
+		out.Rules = append(out.Rules, missing...)
+		changed = true
+	}
+	if !changed {
+		return nil
+	}
+	return out
+}
+
+// reconcileClusterRoleBinding adds to existing what it lacks of want:
+// labels, annotations and subjects. A different roleRef is written as
+// want's, which validation refuses, and reconcile then replaces the
+// binding. It returns nil when existing needs nothing.
+//
+// Upstream: k8s.io/component-helpers/auth/rbac/reconciliation
+// (computeReconciledRoleBinding).
+func reconcileClusterRoleBinding(existing, want *rbacv1.ClusterRoleBinding) *rbacv1.ClusterRoleBinding {
+	if protected(existing.Annotations) {
+		return nil
+	}
+	out := existing.DeepCopy()
+	changed := mergeMeta(&out.Labels, &out.Annotations, want.Labels, want.Annotations)
+	if out.RoleRef != want.RoleRef {
+		out.RoleRef = want.RoleRef
+		changed = true
+	}
+	for _, sub := range want.Subjects {
+		if !slices.Contains(out.Subjects, sub) {
+			out.Subjects = append(out.Subjects, sub)
+			changed = true
+		}
+	}
+	if !changed {
+		return nil
+	}
+	return out
+}
