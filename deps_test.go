@@ -8,10 +8,11 @@ import (
 	"testing"
 )
 
-// allowedImports is the import policy of DESIGN.md as data: for each
-// minicp package (by path below the module, "..." meaning the subtree),
-// the minicp packages it may import. Anything else fails the test. An edge
-// not listed here needs a DESIGN.md change first.
+// allowedImports is the import policy of docs/architecture.md as data:
+// for each minicp package (by path below the module, "..." meaning the
+// subtree), the minicp packages it may import. Anything else fails the
+// test. An edge not listed here needs a change to docs/architecture.md
+// first.
 var allowedImports = map[string][]string{
 	"clock/...":   {"clock/..."},
 	"logging":     {},

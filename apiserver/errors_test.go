@@ -18,7 +18,7 @@ import (
 )
 
 // TestErrorCodes checks that every failure this server can produce comes
-// back as a Status with the code and reason DESIGN.md lists.
+// back as a Status with the code and reason docs/architecture.md lists.
 func TestErrorCodes(t *testing.T) {
 	s := newTestServer(t, func(o *apiserver.Options) { o.Limits = filters.Limits{MaxRequestBodyBytes: 64 << 10} })
 	s.createPod("exists", nil)

@@ -23,12 +23,13 @@
 //     (AddUnstructuredResource) so informers serve it too;
 //   - NewInMemoryTransport, which calls the API server's http.Handler
 //     directly: the whole handler chain runs, without TCP or TLS;
-//   - Backoff, minicp's one jittered, capped backoff, and RetryOnConflict.
+//   - RetryOnConflict, with DefaultRetry and DefaultBackoff (wait.Backoff
+//     values) for how long to keep trying.
 //
-// Kubernetes' design ("list-watch mechanism") describes what the client speaks: LIST
-// over short HTTP requests, WATCH over a long-lived one whose body is a
-// stream of events. Kubernetes' design ("The HTTP Interface of the API Server")
-// describes the paths: /api/v1/namespaces/{ns}/{resource}/{name}.
+// What the client speaks is list-watch over the API server's REST paths
+// (/api/v1/namespaces/{ns}/{resource}/{name}, /apis/{group}/{version}/...
+// for the named groups): LIST over short HTTP requests, WATCH over a
+// long-lived one whose body is a stream of events.
 //
 // Upstream: k8s.io/client-go/rest, k8s.io/client-go/kubernetes,
 // k8s.io/client-go/discovery, k8s.io/client-go/dynamic,

@@ -22,12 +22,11 @@
 //   - workqueue (informer/workqueue): the rate-limited queue of keys
 //     controllers process.
 //
-// Kubernetes' design ("list-watch mechanism") says why: Kubernetes has no message
-// queue; components are level-triggered, and list-watch is the only
-// messaging between them. Kubernetes' design ("The Control Loop", "Informers") says
-// what controllers need: event-driven reads of the desired state, and a
-// periodic resync that re-delivers everything so the cached state and the
-// world do not drift apart.
+// Why list-watch: Kubernetes has no message queue; components are
+// level-triggered, and list-watch is the only messaging between them.
+// What controllers need from it: event-driven reads of the desired state,
+// and a periodic resync that re-delivers everything so the cached state
+// and the world do not drift apart.
 //
 // Upstream: k8s.io/client-go/tools/cache, k8s.io/client-go/informers,
 // k8s.io/client-go/listers.

@@ -1,8 +1,8 @@
 // Package kubelet is minicp's node agent: one Kubelet per simulated node,
 // cheap enough that a process runs hundreds of them. It sits at the end
-// of the pod creation path of seeds 002 ("kubelet: pod sync, CRI and pause
-// containers, CNI and pod networking") and 004 ("Interaction among
-// Cluster Components"):
+// of the pod creation path: it syncs the pods bound to its node, runs
+// them through the CRI in a pause sandbox that CNI gave an IP, and
+// reports their status back to the API server:
 //
 //	API server --watch pods, fieldSelector spec.nodeName=<node>--> podSource
 //	  --> pod workers: syncPod --CRI--> runtime: pause sandbox + CNI IP, containers

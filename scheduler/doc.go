@@ -41,10 +41,9 @@
 // (per-node, per-plugin scores) from the framework, and "scheduler.bind"
 // from the binding cycle.
 //
-// It implements the scheduler of Kubernetes' design ("Control loops": "predicate and
-// priority functions") and Kubernetes' design ("Scheduler listens through the watch
-// interface of API server ... After successful scheduling, the pod is
-// bound to specific nodes").
+// It is the scheduler as Kubernetes has it: it learns of new pods through
+// a watch on the API server, runs predicates (filters) and priorities
+// (scores) over the nodes, and binds each pod it places to its node.
 //
 // Upstream: k8s.io/kubernetes/pkg/scheduler (scheduler.go, schedule_one.go,
 // eventhandlers.go).

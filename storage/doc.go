@@ -21,6 +21,7 @@
 // Package storagetest has the shared test etcd and the conformance suite
 // every Interface implementation runs.
 //
-// Kubernetes' design ("kube-apiserver", steps 4 and 5) and Kubernetes' design ("How the API
-// Server Processes the requests", the last hop: persisting to etcd).
+// On the request path it is the last hop, persisting to etcd: the
+// registry saves an object through it, and the object as stored (with its
+// new resourceVersion) is what the client gets back.
 package storage

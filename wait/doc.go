@@ -19,7 +19,9 @@
 //     how tests wait for a cluster to settle instead of sleeping.
 //
 // The package is a leaf: it imports only the standard library and clock,
-// so every minicp package may import it.
+// so every component (storage and watchcache, the API server, the client,
+// informers, controllers, scheduler, kubelet, proxy) may import it; only
+// api, clock and logging may not.
 //
 // Upstream: k8s.io/apimachinery/pkg/util/wait (Backoff),
 // k8s.io/client-go/util/workqueue (the delaying queue's waiting heap).

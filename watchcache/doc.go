@@ -19,7 +19,7 @@
 //     then watches it from the list's revision; it relists with backoff
 //     when that watch fails or expires.
 //   - The watchCache (watch_cache.go) keeps a fixed-capacity ring buffer of
-//     recent events (capacity, startIndex, endIndex, as in the seed), each
+//     recent events (capacity, startIndex, endIndex, as upstream), each
 //     with the object's previous state, next to a store of the current
 //     objects (store.go) kept in key order with indexes.
 //   - The dispatcher (dispatch.go) hands each event only to the watchers it
@@ -39,7 +39,6 @@
 // at resourceVersion "0" or NotOlderThan) are shared with it and with every
 // other caller: they must not be modified (DeepCopyObject first).
 //
-// Upstream: k8s.io/apiserver/pkg/storage/cacher. Kubernetes' design ("An article
-// takes you through the communication mechanism between components of
-// kubernetes": Cacher, watchCache, cacheWatcher).
+// Upstream: k8s.io/apiserver/pkg/storage/cacher (Cacher, watchCache,
+// cacheWatcher).
 package watchcache

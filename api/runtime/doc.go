@@ -5,8 +5,8 @@
 // protobuf (the k8s\x00 envelope around messages laid out by the types'
 // protobuf tags).
 //
-// Kubernetes' design ("Scheme", "Kinds and Resources") describes the terms: a kind is
-// a Go type, a resource is a set of HTTP paths, and the Scheme keeps track of
-// which Go type corresponds to a given GVK. Routing and discovery in the API
-// server both read the resources registered here, so the two never disagree.
+// The terms: a kind is a Go type, a resource is a set of HTTP paths, and
+// the Scheme keeps track of which Go type corresponds to a given GVK.
+// Routing and discovery in the API server both read the resources
+// registered here, so the two never disagree.
 package runtime

@@ -11,9 +11,8 @@
 // server calls the kind functions after defaulting (corev1.SetDefaults), so
 // they expect defaulted objects: a missing restartPolicy is an error here.
 //
-// Kubernetes' design ("kube-apiserver": "perform basic validation") and Kubernetes' design
-// ("How the API Server Processes the requests": schema validation before
-// validating admission) place it on the request path.
+// On the request path it is the object schema validation step: after
+// decoding and mutating admission, before validating admission and etcd.
 //
 // Upstream: k8s.io/apimachinery/pkg/util/validation (names),
 // k8s.io/apimachinery/pkg/api/validation (object metadata) and

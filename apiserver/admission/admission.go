@@ -1,10 +1,11 @@
 // Package admission runs the admission plugins of the request path: after
 // authorization, mutating plugins may change the object (Admit); after
 // schema validation, validating plugins may only reject it (Validate).
-// Kubernetes' design: "authn & authz -> Mutating admission -> Object schema
-// validation -> Validating admission -> Persisting to etcd"; Kubernetes' design:
-// "admission controllers intercept the request to ensure that it matches
-// the wider expectations and rules of the cluster".
+// Authorization has decided that the user may make the request; admission
+// decides whether the request itself fits the rules of the cluster (no new
+// objects in a terminating namespace, defaults filled in, what webhooks
+// say): authn & authz -> mutating admission -> object schema validation
+// -> validating admission -> etcd.
 //
 // Upstream: k8s.io/apiserver/pkg/admission.
 package admission

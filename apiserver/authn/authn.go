@@ -1,6 +1,7 @@
-// Package authn establishes who made a request: the first hop of the
-// request path in Kubernetes' design ("authn & authz") and Kubernetes' design ("the API server
-// needs to be able to verify that the requester is who they say they are").
+// Package authn establishes who made a request: the authentication hop,
+// the first check of the request path, since the API server must know
+// that the requester is who they say they are before anything can decide
+// what they may do.
 //
 // Upstream: k8s.io/apiserver/pkg/authentication.
 package authn

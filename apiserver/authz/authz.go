@@ -1,7 +1,8 @@
 // Package authz decides whether an authenticated user may do what a
-// request asks: the second hop of the request path (Kubernetes' design: "authn &
-// authz"; Kubernetes' design: "authorization is focused on answering whether a user
-// has permission").
+// request asks: the authorization hop of the request path, which comes
+// after authentication (who is asking) and answers only whether that user
+// has permission; whether the request itself is acceptable is admission's
+// question.
 //
 // Upstream: k8s.io/apiserver/pkg/authorization/authorizer.
 package authz

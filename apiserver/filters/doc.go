@@ -2,11 +2,12 @@
 // it reaches a handler, one per file, each a WithX(handler, ...) wrapper.
 // The server lists them in request order:
 //
-//	panic recovery -> request info -> authentication -> audit ->
-//	authorization -> limits -> (router: admission, validation, storage)
+//	panic recovery -> request info -> metrics -> authentication ->
+//	audit -> impersonation -> authorization -> limits -> (router: admission,
+//	validation, storage)
 //
-// which is the request path of Kubernetes' design ("API HTTP handler -> authn & authz
-// -> Mutating admission -> ...") and Kubernetes' design ("kube-apiserver").
+// which is the front half of the request path: who is asking, what they
+// ask, whether they may; the router and handlers do the rest.
 //
 // Upstream: k8s.io/apiserver/pkg/endpoints/filters and pkg/server/filters.
 package filters

@@ -8,8 +8,8 @@
 // newline-delimited JSON {"type":...,"object":...} events or
 // length-prefixed protobuf WatchEvent frames.
 //
-// Kubernetes' design ("kube-apiserver", steps 1-6): decode, basic validation,
-// admission, storage, response.
+// In short, a write is: decode, admission and validation, storage,
+// response.
 //
 // Upstream: k8s.io/apiserver/pkg/endpoints/handlers.
 package handlers

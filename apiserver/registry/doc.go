@@ -4,9 +4,9 @@
 // right moment, and is the only place that translates storage errors into
 // Status errors.
 //
-// In Kubernetes' words: "a POST handler is registered, which in turn will
-// delegate to a create resource handler ... basic validation ... the
-// resource will be saved to etcd by delegating to the storage provider".
+// For a create, the route's POST handler decodes the body and calls the
+// resource's Store, which validates the object and saves it to etcd
+// through storage.
 //
 // Beyond the Strategy, a kind may hold something outside its objects (a
 // Service's cluster IP: AllocatingStrategy), and a resource may have a

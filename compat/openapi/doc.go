@@ -7,8 +7,8 @@
 // discovery and OpenAPI v3 clients against a running server.
 //
 // It is its own module, so that the minicp library never depends on
-// k8s.io modules (DESIGN.md: compatibility tests live in their own
-// module). It holds only tests; run them with
+// k8s.io modules (docs/architecture.md: compatibility tests live in their
+// own module). It holds only tests; run them with
 //
 //	cd compat/openapi && go test ./...
 package openapi

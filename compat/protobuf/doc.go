@@ -8,8 +8,8 @@
 // upstream one.
 //
 // It is its own module, so that the minicp library never depends on
-// k8s.io modules (DESIGN.md: compatibility tests using client-go live in
-// their own module). It holds only tests; run them with
+// k8s.io modules (docs/architecture.md: compatibility tests using client-go
+// live in their own module). It holds only tests; run them with
 //
 //	cd compat/protobuf && go test ./...
 //

@@ -9,8 +9,8 @@
 // the merge follows.
 //
 // It is its own module, so that the minicp library never depends on
-// k8s.io modules (DESIGN.md: compatibility tests using client-go live in
-// their own module). It holds only tests; run them with
+// k8s.io modules (docs/architecture.md: compatibility tests using client-go
+// live in their own module). It holds only tests; run them with
 //
 //	cd compat/strategicpatch && go test ./...
 package strategicpatch

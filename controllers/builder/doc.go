@@ -9,9 +9,9 @@
 // ResourceForKind). The builder collects mistakes (For twice, an unknown
 // type) and Complete returns the first; it never panics.
 //
-// Kubernetes' design ("Kubernetes Controllers", the Job example) is the pattern
-// For/Owns encodes: the job controller reconciles Jobs and watches the
-// pods it created through their owner references.
+// For/Owns encodes the usual shape of a controller, the job controller's
+// for one: it reconciles Jobs and watches the pods it created through
+// their owner references.
 //
 // Upstream: sigs.k8s.io/controller-runtime/pkg/builder.
 package builder

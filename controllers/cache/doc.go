@@ -10,9 +10,9 @@
 // of pods. ListerFor[T] gives typed, read-only access to the cached
 // objects, which is what a Reconciler reads instead of the API server.
 //
-// Kubernetes' design ("Informers") says why controllers read a cache: it is kept in
-// step by watches, is cheap to read, and is resynced periodically so the
-// cached state and the world do not drift.
+// Controllers read a cache rather than the API server because it is kept
+// in step by watches, is cheap to read, and is resynced periodically so
+// the cached state and the world do not drift apart.
 //
 // Upstream: sigs.k8s.io/controller-runtime/pkg/cache.
 package cache

@@ -15,7 +15,8 @@
 // reconciled again afterwards; errors are retried with per-object
 // exponential backoff; a panic is recovered into an error.
 //
-// Kubernetes' design ("The Control Loop") is what each worker runs.
+// Each worker runs the control loop: take a Request, read the current
+// state, act to move it towards the spec, requeue on error.
 //
 // Upstream: sigs.k8s.io/controller-runtime/pkg/controller.
 package controller

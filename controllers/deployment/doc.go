@@ -1,8 +1,8 @@
 // Package deployment is the deployment controller: it turns a
 // Deployment into ReplicaSets, one per pod template, and moves replicas
 // from the old ones to the new one as its strategy says. It is the first
-// of the control loops of Kubernetes' design ("Control loops": deployments
-// controller -> replicasets controller -> scheduler -> kubelet): the
+// of the control loops a Deployment goes through (deployment controller
+// -> replicaset controller -> scheduler -> kubelet): the
 // replicaset controller makes the pods, the scheduler places them and
 // the kubelets run them; this controller only writes ReplicaSets and the
 // Deployment's status.

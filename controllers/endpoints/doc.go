@@ -30,9 +30,10 @@
 // start, Endpoints left over from Services deleted while the controller
 // was down are found and deleted.
 //
-// Kubernetes' design (an outside request reaching an operator: DNS -> TCP/IP ->
-// Service -> the operator pod) is the path these Endpoints serve: the
-// Service's virtual IP is forwarded to the addresses written here.
+// These Endpoints are the end of the path a request takes to a pod behind
+// a Service (a DNS name, a TCP connection to the Service's virtual IP,
+// kube-proxy, a pod): the virtual IP is forwarded to the addresses
+// written here.
 //
 // Upstream: k8s.io/kubernetes/pkg/controller/endpoint.
 package endpoints

@@ -40,9 +40,9 @@
 // live answer, never from the cache alone: an owner is absent only when a
 // GET says so, or returns another uid.
 //
-// Kubernetes' design ("Control loops": Deployment -> ReplicaSet -> Pod, "object
-// hierarchies through Owner References") describes the chain whose
-// cleanup this is.
+// Owner references are how Kubernetes builds object hierarchies: a
+// Deployment owns its ReplicaSets and a ReplicaSet its Pods. The collector
+// is what cleans such a hierarchy up once its top is deleted.
 //
 // Upstream: k8s.io/kubernetes/pkg/controller/garbagecollector.
 package garbagecollector

@@ -16,9 +16,8 @@
 // queue folds the same Request from many events into one reconcile.
 // Handlers are called from informer goroutines and must not block.
 //
-// Kubernetes' design ("Kubernetes Controllers") describes why owners are enqueued:
-// a controller watches the objects it created (a Job's pods) and reacts to
-// their changes by reconciling the owner.
+// Owners are enqueued because a controller watches the objects it created
+// (a Job's pods) and reacts to their changes by reconciling the owner.
 //
 // Upstream: sigs.k8s.io/controller-runtime/pkg/handler.
 package handler

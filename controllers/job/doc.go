@@ -1,6 +1,6 @@
 // Package job is the Job controller: it runs a Job's pods until enough of
 // them succeed, or too many fail, and keeps the Job's status in step.
-// It is the controller of Kubernetes' "Control Loops in Kubernetes" slide:
+// It is the controller at the heart of the Job flow:
 //
 //  1. a Job is created through the API server and
 //  2. persisted to etcd;

@@ -14,7 +14,7 @@ import (
 	"github.com/minicp/minicp/client"
 )
 
-// TestJobCompletes walks the seven steps of the Job slide: the Job is
+// TestJobCompletes walks the seven steps of the Job flow: the Job is
 // created, the controller creates a pod from its template (with the
 // generated labels, the Job as its controller and the tracking
 // finalizer), the scheduler and a kubelet run it, it exits 0, and the

@@ -54,7 +54,7 @@ func (j *syncJobCtx) requeueAfterAtMost(d time.Duration) {
 	}
 }
 
-// syncJob brings one Job towards its spec, the seven steps of Kubernetes' design
+// syncJob brings one Job towards its spec, the Job flow's seven steps
 // from the controller's side: count the pods that finished since the last
 // sync (exit 0 succeeded, else failed); decide whether the Job has
 // failed (backoffLimit, activeDeadlineSeconds, a pod failure policy) or

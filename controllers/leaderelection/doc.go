@@ -1,8 +1,7 @@
 // Package leaderelection makes one of several identical processes the
 // leader, through a coordination.k8s.io/v1 Lease: the leader renews the
 // Lease every RetryPeriod, and the others take it over once it expires.
-// It is how two controller-managers on one cluster (DESIGN: "leader-elected
-// controller-manager and scheduler") never act at once.
+// It is how two controller-managers on one cluster never act at once.
 //
 // The Lease's life, as each candidate sees it:
 //
@@ -20,9 +19,10 @@
 // so of two candidates racing for one Lease the API server lets exactly
 // one win (409 Conflict for the other).
 //
-// Kubernetes' design and DESIGN.md ("several API servers on one etcd cluster,
-// leader-elected controller-manager and scheduler") say why: controllers
-// assume they are the only writer of what they manage.
+// Why it matters: once a cluster runs several control-plane processes on
+// one etcd cluster, each with its controllers, exactly one copy of a
+// controller may act, because controllers assume they are the only writer
+// of what they manage.
 //
 // Upstream: k8s.io/client-go/tools/leaderelection (LeaderElector,
 // LeaseLock).

@@ -19,9 +19,10 @@
 //     several the leader;
 //   - controllers/healthz: /healthz and /readyz.
 //
-// Kubernetes' design ("Custom Resources + Custom Controllers = Operators") and the
-// operator shape of Kubernetes' design describe what runs here: watch through the
-// API server, compare desired with current state, act, repeat.
+// An operator is a custom resource plus a custom controller that knows how
+// to run what the resource describes. Every controller a manager runs,
+// built-in or an operator's, does the same: watch through the API server,
+// compare the desired with the current state, act, repeat.
 //
 // Upstream: sigs.k8s.io/controller-runtime/pkg/manager.
 package manager

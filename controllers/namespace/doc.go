@@ -27,8 +27,8 @@
 // the Manager's cache, which resources exist through discovery (read at
 // every pass), and their objects through the generic client.
 //
-// Kubernetes' design lists the controller-manager's controllers; this is the one
-// that makes a namespace's deletion cascade to its content.
+// Of the controller-manager's controllers, this is the one that makes a
+// namespace's deletion cascade to its content.
 //
 // Upstream: k8s.io/kubernetes/pkg/controller/namespace and its deletion
 // package (namespaced_resources_deleter.go, status_condition_utils.go).

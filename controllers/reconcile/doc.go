@@ -18,9 +18,8 @@
 //   - Result{Requeue: true}: retried with backoff, without an error;
 //   - Result{}: done until the next event.
 //
-// Kubernetes' design ("The Control Loop") and Kubernetes' design ("Kubernetes Controllers")
-// describe the loop: read the state, change the world, update status,
-// repeat.
+// One Reconcile is one turn of the control loop every controller runs:
+// read the state, change the world, update status, repeat.
 //
 // Upstream: sigs.k8s.io/controller-runtime/pkg/reconcile.
 package reconcile

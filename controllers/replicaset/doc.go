@@ -3,13 +3,14 @@
 // template when there are too few and deleting the least useful ones when
 // there are too many, and reports what it sees in the ReplicaSet's status.
 //
-// It is the second control loop of Kubernetes' design ("deployments controller ->
-// replicaSets controller -> informers -> scheduler"): the Deployment
-// controller writes ReplicaSets, this controller turns them into Pods
-// with an ownerReference back to their ReplicaSet, and the scheduler and
-// the kubelets take the pods from there. Like every controller it sees
-// the cluster only through the API server: it reads ReplicaSets and Pods
-// from the Manager's informer cache and writes through the typed client.
+// It is the second control loop a Deployment goes through (deployment
+// controller -> replicaset controller -> scheduler -> kubelet): the
+// Deployment controller writes ReplicaSets, this controller turns them
+// into Pods with an ownerReference back to their ReplicaSet, and the
+// scheduler and the kubelets take the pods from there. Like every
+// controller it sees the cluster only through the API server: it reads
+// ReplicaSets and Pods from the Manager's informer cache and writes
+// through the typed client.
 //
 // One sync of a ReplicaSet (Reconciler.Reconcile):
 //

@@ -9,9 +9,9 @@
 // accounts (a deletion enqueues its namespace), reads both through the
 // Manager's cache, and writes only creates through the API server.
 //
-// Kubernetes' design lists the "service account and token controller" among the
-// controller-manager's controllers; this is its service account half
-// (minicp issues no token secrets).
+// Upstream's controller-manager pairs a service account controller with
+// a token controller; this is the service account half (minicp issues no
+// token secrets).
 //
 // Upstream: k8s.io/kubernetes/pkg/controller/serviceaccount
 // (serviceaccounts_controller.go).

@@ -3,7 +3,7 @@
 // completed or failed, so finished Jobs (and, through the garbage
 // collector, their pods) do not pile up.
 //
-// It sits after the job controller in Kubernetes' flow: once the job
+// It comes after the job controller in a Job's life: once the job
 // controller has set the Job's Complete or Failed condition, this
 // controller waits, on the manager's clock, until the condition's
 // lastTransitionTime plus the TTL, reads the Job fresh from the API server

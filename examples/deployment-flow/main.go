@@ -1,6 +1,6 @@
 // Command deployment-flow plays the Deployment → ReplicaSet → Pod chain
-// of seeds 002 and 003 on a fresh minicp cluster and prints what each
-// controller did, in etcd order:
+// on a fresh minicp cluster and prints what each controller did, in etcd
+// order:
 //
 //  1. create a Deployment of 3 nginx pods: the deployment controller
 //     creates a ReplicaSet (revision 1), whose controller creates the

@@ -1,5 +1,5 @@
-// Command job-flow plays the Job slide of Kubernetes' design on a fresh minicp
-// cluster and prints its seven steps, in order, for two Jobs:
+// Command job-flow plays the seven steps of the Job flow on a fresh
+// minicp cluster and prints them, in order, for two Jobs:
 //
 //  1. a Job is created through the API server,
 //  2. and persisted to etcd;

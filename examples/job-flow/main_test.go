@@ -17,7 +17,7 @@ import (
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m, storagetest.LeakOptions()...) }
 
-// TestJobFlow runs the example and checks both Jobs walk the slide's
+// TestJobFlow runs the example and checks both Jobs walk the Job flow's
 // steps in order: the one that succeeds once, the one that fails twice
 // (backoffLimit 1) and then for good.
 func TestJobFlow(t *testing.T) {

@@ -16,7 +16,7 @@ import (
 	"github.com/minicp/minicp/clock"
 )
 
-// step is one of the slide's seven steps, seen happen. Its time is the
+// step is one of the Job flow's seven steps, seen happen. Its time is the
 // one the cluster wrote into the object (on the cluster's clock), not
 // when the watch delivered it.
 type step struct {

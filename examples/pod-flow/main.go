@@ -5,8 +5,8 @@
 // binding, the watch event to the kubelet, the pause sandbox and its IP,
 // the container starting, and the status reported back.
 //
-// It is seeds 002 and 004 ("What happens when K8s", the pod creation flow)
-// played live. Run it with:
+// It is the pod creation flow (what happens between `kubectl run` and a
+// running container) played live. Run it with:
 //
 //	go run ./examples/pod-flow
 package main

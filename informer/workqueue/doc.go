@@ -21,8 +21,8 @@
 // quit { return } ... q.Done(key) }`, and the owner calls ShutDown when its
 // ctx ends.
 //
-// Kubernetes' design ("The Control Loop") describes the loop this queue feeds: read
-// the state (event-driven), change the world, update status, repeat.
+// The queue feeds the control loop: read the state (event-driven), change
+// the world, update status, repeat.
 //
 // Upstream: k8s.io/client-go/util/workqueue.
 package workqueue

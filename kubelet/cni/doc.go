@@ -4,7 +4,7 @@
 // management works like the reference "host-local" IPAM plugin: it hands
 // out the addresses of one subnet, the node's podCIDR.
 //
-// Kubernetes' design ("CNI and pod networking") is the specification: the runtime
+// It follows how a pod gets its network in Kubernetes: the runtime
 // creates the pause container, then calls the CNI plugin with the
 // sandbox's ID and network namespace; the plugin picks an IP from the
 // node's range, wires the namespace to the node's bridge and returns the

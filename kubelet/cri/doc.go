@@ -1,13 +1,12 @@
 // Package cri is the Container Runtime Interface as minicp's kubelet uses
 // it: the calls the kubelet's pod workers make to run a pod on a node.
 //
-// Kubernetes' design ("kubelet: pod sync, CRI and pause containers, CNI") describes
-// the order: for a pod bound to its node, the kubelet
+// A pod sync goes in this order: for a pod bound to its node, the kubelet
 //
-//  1. pulls the pod's images (ImageManagerService.PullImage);
-//  2. creates the pod sandbox (RuntimeService.RunPodSandbox): the runtime
+//  1. creates the pod sandbox (RuntimeService.RunPodSandbox): the runtime
 //     starts a "pause" container that holds the pod's namespaces, and calls
 //     the CNI plugin, which gives the sandbox its IP (see package cni);
+//  2. pulls each container's image (ImageManagerService.PullImage);
 //  3. creates and starts each container in that sandbox (CreateContainer,
 //     StartContainer); the containers share the sandbox's network, so they
 //     reach each other on localhost and the world sees one pod IP;

@@ -5,8 +5,8 @@
 // rejecting unknown fields, then fills the defaults and validates it;
 // Default returns the configuration used when there is no file.
 //
-// This is the modern form of Kubernetes' --policy-config-file, through
-// which "both predicate and priority functions are extensible". Upstream
+// This is the modern form of Kubernetes' --policy-config-file, which
+// made both the predicates and the priorities configurable. Upstream
 // replaced that Policy file (removed in v1.23) with these profiles: the
 // old predicates became Filter plugins and the old priorities, with their
 // weights, Score plugins:

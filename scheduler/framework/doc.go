@@ -25,10 +25,10 @@
 // fan-out: feasible nodes keep their input order and ties are broken only
 // by the caller's *rand.Rand.
 //
-// It implements the "predicates and priorities" of Kubernetes' design ("Control
-// loops", the scheduler paragraph); the plugins themselves live in
+// Filter plugins are what the scheduler once called predicates, and Score
+// plugins what it called priorities; the plugins themselves live in
 // scheduler/plugins and the configuration file (the modern form of the
-// seed's --policy-config-file) in scheduler/config.
+// old --policy-config-file) in scheduler/config.
 //
 // Upstream: k8s.io/kube-scheduler/framework (interfaces),
 // k8s.io/kubernetes/pkg/scheduler/framework (NodeInfo, runtime) and

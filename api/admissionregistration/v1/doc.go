@@ -11,9 +11,9 @@
 // MutatingAdmissionPolicy and their bindings), which need CEL, are not
 // here.
 //
-// Kubernetes' design places webhooks on the request path: "Mutating admission ->
-// Object schema validation -> Validating admission". The plugins that call
-// them live in apiserver/admission/webhook; this package is only the API.
+// Webhooks sit on the request path: mutating admission -> object schema
+// validation -> validating admission. The plugins that call them live in
+// apiserver/admission/webhook; this package is only the API.
 //
 // Upstream: k8s.io/api/admissionregistration/v1.
 package v1

@@ -32,8 +32,9 @@
 // dots): the compat/apiextensions module runs the same tables through
 // upstream and compares.
 //
-// Kubernetes' design ("CustomResourceDefinition") and Kubernetes' design (schema validation
-// before validating admission) place it on the request path.
+// On the request path of a custom resource, pruning and defaulting run
+// when the body is decoded, and validation after mutating admission and
+// before validating admission.
 //
 // Upstream: k8s.io/apiextensions-apiserver/pkg/apiserver/schema (and its
 // defaulting, pruning, objectmeta and listtype packages),

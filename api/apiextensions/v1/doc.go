@@ -13,8 +13,9 @@
 //
 // The schema engine that validates, defaults and prunes custom resources
 // against a CRD's schema lives in api/apiextensions/schema; this package
-// is only the API. Kubernetes' design ("CustomResourceDefinition") and the CRD and
-// operator seed describe what CRDs are for.
+// is only the API. A CRD adds a kind of one's own to the API: the API
+// server stores and serves its objects as it does built-in ones, and an
+// operator's controller acts on them.
 //
 // Upstream: k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1.
 package v1

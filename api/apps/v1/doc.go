@@ -8,11 +8,10 @@
 // and client-go all work unchanged. The json tags are upstream's, word for
 // word, as in corev1, so objects encode to kube-apiserver's bytes.
 //
-// Kubernetes' design ("Deployment", "ReplicaSet") and Kubernetes' design describe what these
-// are for: a Deployment owns ReplicaSets, one per pod template revision,
-// and each ReplicaSet keeps spec.replicas Pods matching its selector
-// running. The controllers that do so live in controllers; this package is
-// only the API.
+// What these are for: a Deployment owns ReplicaSets, one per pod
+// template revision, and each ReplicaSet keeps spec.replicas Pods
+// matching its selector running. The controllers that do so live in
+// controllers; this package is only the API.
 //
 // Upstream: k8s.io/api/apps/v1.
 package v1

@@ -7,7 +7,7 @@
 // cluster work unchanged. Fields are a subset of upstream's; the json tags
 // are upstream's, word for word, as in corev1.
 //
-// Kubernetes' Job flow is the flow: a Job is persisted, the job
+// The Job flow: a Job is persisted, the job
 // controller creates pods from its template, the scheduler and the
 // kubelet run them, and the exit codes in the pods' status decide whether
 // the Job completes, fails once backoffLimit is reached, or gets a new pod.

@@ -13,11 +13,11 @@
 // writes, empty structs ("status": {}, "resources": {}) and null times
 // included; compat/wire checks it.
 //
-// Kubernetes' design ("API Terminology", "Kinds and Resources") describes what these
-// are: kinds are Go types, persisted as objects and listed as lists, served
-// by resources registered in the Scheme. Kubernetes' design follows a Pod from
-// kubectl through the API server to the scheduler (Binding) and the kubelet
-// (PodStatus), with Events recording each step.
+// Kinds are Go types, persisted as objects and listed as lists, served by
+// resources registered in the Scheme. A Pod's life crosses most of them:
+// kubectl creates it through the API server, the scheduler binds it to a
+// Node (Binding), the kubelet reports its PodStatus, and Events record
+// each step.
 //
 // Upstream: k8s.io/api/core/v1.
 package v1

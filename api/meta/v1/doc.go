@@ -5,6 +5,6 @@
 //
 // Import it as metav1. Field names and JSON spellings match
 // k8s.io/apimachinery/pkg/apis/meta/v1 exactly, so manifests written for a
-// real cluster decode unchanged. Kubernetes' design ("API Terminology") describes the
-// kinds: objects, lists and special-purpose kinds such as Status.
+// real cluster decode unchanged. Kinds come in three sorts: objects,
+// lists, and special-purpose kinds such as Status.
 package v1

@@ -5,8 +5,8 @@
 // webhooks of the ValidatingWebhookConfigurations in parallel and rejects
 // the request if any of them denies it.
 //
-// On the request path (Kubernetes' design: "Mutating admission -> Object schema
-// validation -> Validating admission") Mutating runs after the built-in
+// On the request path (mutating admission -> object schema validation ->
+// validating admission) Mutating runs after the built-in
 // mutating plugins and before the registry validates the object;
 // Validating runs after the registry's validation and NamespaceLifecycle,
 // just before etcd. Each call POSTs an admission.k8s.io/v1 AdmissionReview

@@ -12,8 +12,8 @@
 // say what they can produce through EndpointRestrictions; errors, which
 // are never transformed, use DefaultEndpointRestrictions.
 //
-// Kubernetes' design ("kube-apiserver", step 1 and the response): decoding the
-// request and encoding the answer.
+// It covers both ends of a handler: decoding the request and encoding the
+// answer.
 //
 // Upstream: k8s.io/apiserver/pkg/endpoints/handlers/negotiation.
 package negotiation

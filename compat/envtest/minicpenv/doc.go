@@ -30,7 +30,7 @@
 // scheduled and running.
 //
 // It lives in a module of its own (compat/envtest), so the minicp library
-// never depends on k8s.io modules (DESIGN.md: compat/...). The module's
-// cmd/crsuites runs controller-runtime's own test suites against minicp
-// (`make compat`).
+// never depends on k8s.io modules (see compat/ in docs/architecture.md).
+// The module's cmd/crsuites runs controller-runtime's own test suites
+// against minicp (`make compat`).
 package minicpenv

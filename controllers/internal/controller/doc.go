@@ -8,8 +8,11 @@
 //
 //	source -> handler -> queue.Add -> worker: queue.get -> Reconcile -> queue.done
 //
-// Kubernetes' design ("The Control Loop") is the loop each worker runs; Kubernetes' design
-// ("Kubernetes Controllers") the reason it is level-triggered.
+// Each worker runs the control loop: take a Request, read the current
+// state, act to move it towards the spec, requeue on error. The loop is
+// level-triggered: a Request names an object, never an event, so events
+// that fold together or arrive late cost nothing, since the next
+// reconcile reads the latest state.
 //
 // Upstream: sigs.k8s.io/controller-runtime/pkg/internal/controller.
 package controller

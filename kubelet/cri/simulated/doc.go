@@ -2,8 +2,8 @@
 // implementation of cri.RuntimeService and cri.ImageManagerService whose
 // containers behave like the images they name, without Linux namespaces,
 // cgroups or an image registry. The kubelet's pod workers call it where a
-// real kubelet calls containerd over gRPC (Kubernetes' design, "CRI and pause
-// containers"; "CNI and pod networking").
+// real kubelet calls containerd over gRPC: it starts the pause sandbox,
+// gives it an IP through CNI, and runs the pod's containers in it.
 //
 // # What a container does
 //

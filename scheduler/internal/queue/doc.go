@@ -22,9 +22,8 @@
 // the cycle (and its binding) calls Done. Run moves pods whose backoff or
 // five minutes ran out, on timers of the injected clock.
 //
-// It implements the scheduler's part of Kubernetes' "Scheduler listens
-// through the watch interface of API server. After listening to a new copy
-// of pod, Scheduler ... starts to perform Pod scheduling."
+// It is the hand-over between the scheduler's watch on pods, which
+// announces each new pod, and the scheduling loop, which places it.
 //
 // Upstream: k8s.io/kubernetes/pkg/scheduler/backend/queue
 // (scheduling_queue.go), in the form it had before QueueingHints: a
