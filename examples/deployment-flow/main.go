@@ -9,8 +9,10 @@
 //  3. roll out a new image: a second ReplicaSet (revision 2) grows while
 //     the first shrinks, never past maxSurge or below maxUnavailable;
 //  4. delete it with propagationPolicy Foreground (kubectl delete
-//     --cascade=foreground): the garbage collector deletes the pods, then
-//     the ReplicaSets, and only then the Deployment.
+//     --cascade=foreground): the garbage collector deletes what the
+//     Deployment owns before the Deployment itself: the old ReplicaSet,
+//     already empty, may go first; the pods go before the ReplicaSet
+//     that owns them; the Deployment goes last.
 //
 // Run it with:
 //
