@@ -13,7 +13,7 @@ import (
 	rbacv1 "github.com/minicp/minicp/api/rbac/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/apiserver/authz"
-	"github.com/minicp/minicp/apiserver/handlers"
+	"github.com/minicp/minicp/apiserver/registry"
 	"github.com/minicp/minicp/apiserver/request"
 )
 
@@ -44,7 +44,7 @@ func (s *Server) installReviewResources() error {
 			return fmt.Errorf("apiserver: the scheme has no resource %s", rv.gvr)
 		}
 		create := rv.create
-		fn := &handlers.CreateSubresourceFunc{
+		fn := &registry.NamedCreater{
 			New: rv.new,
 			Create: func(ctx context.Context, ns, _ string, body runtime.Object) (runtime.Object, error) {
 				return create(ctx, ns, body)

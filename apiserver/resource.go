@@ -26,10 +26,10 @@ type Resource struct {
 	UpdateSubresources map[string]registry.Strategy
 	// CreateSubresources are POST-only subresources with their own body
 	// kind, such as pods/binding.
-	CreateSubresources map[string]handlers.CreateSubresourceFunc
+	CreateSubresources map[string]registry.NamedCreater
 	// CreateOverride replaces the collection POST for kinds that are
 	// actions rather than stored objects (the bindings resource).
-	CreateOverride *handlers.CreateSubresourceFunc
+	CreateOverride *registry.NamedCreater
 	// ReturnDeletedObject: see registry.Store.
 	ReturnDeletedObject bool
 	// Tables renders `kubectl get` rows. Defaults to printers.Default.
@@ -59,9 +59,9 @@ type resource struct {
 	info   runtime.ResourceInfo
 	scope  *handlers.Scope
 	update map[string]*handlers.Scope
-	create map[string]handlers.CreateSubresourceFunc
+	create map[string]registry.NamedCreater
 	// createOverride: see Resource.CreateOverride.
-	createOverride *handlers.CreateSubresourceFunc
+	createOverride *registry.NamedCreater
 	// get are GET-only subresources served by a handler of their own,
 	// such as pods/log (see addGetSubresource).
 	get map[string]http.Handler
@@ -197,12 +197,12 @@ func (s *Server) stopCacherLocked(c *watchcache.Cacher) {
 
 // addCreateSubresource adds a POST subresource to an installed resource,
 // for handlers that need the resource's own store.
-func (s *Server) addCreateSubresource(gvr runtime.GroupVersionResource, name string, fn handlers.CreateSubresourceFunc) {
+func (s *Server) addCreateSubresource(gvr runtime.GroupVersionResource, name string, fn registry.NamedCreater) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.resources[gvr]
 	if r.create == nil {
-		r.create = map[string]handlers.CreateSubresourceFunc{}
+		r.create = map[string]registry.NamedCreater{}
 	}
 	r.create[name] = fn
 }

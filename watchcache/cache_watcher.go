@@ -61,8 +61,8 @@ type cacheWatcher struct {
 	triggered bool
 
 	allowBookmarks bool
-	// cachingObjects: the watch was started WithCachingObjects, so the
-	// objects of dispatched events are sent as CachingObjects.
+	// cachingObjects: the watch was started storage.WithCacheableObjects, so the
+	// objects of dispatched events are sent as cachingObjects.
 	cachingObjects bool
 	newFunc        func() runtime.Object
 

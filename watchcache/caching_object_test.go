@@ -17,24 +17,24 @@ import (
 	"github.com/minicp/minicp/watchcache"
 )
 
-// startCachingWatch starts a watch WithCachingObjects that the test's end
-// stops.
+// startCachingWatch starts a watch that asks for cacheable objects
+// (storage.WithCacheableObjects) and that the test's end stops.
 func startCachingWatch(t *testing.T, c *watchcache.Cacher, opts storage.ListOptions) watch.Interface {
 	t.Helper()
-	w, err := c.Watch(watchcache.WithCachingObjects(context.Background()), widgetPrefix, opts)
-	require.NoError(t, err, "Watch(WithCachingObjects)")
+	w, err := c.Watch(storage.WithCacheableObjects(context.Background()), widgetPrefix, opts)
+	require.NoError(t, err, "Watch(WithCacheableObjects)")
 	t.Cleanup(w.Stop)
 	return w
 }
 
 // cachingObject waits for w's next event, of type typ, and returns its
-// CachingObject.
-func cachingObject(t *testing.T, w watch.Interface, typ watch.EventType) *watchcache.CachingObject {
+// object, which must be a runtime.CacheableObject.
+func cachingObject(t *testing.T, w watch.Interface, typ watch.EventType) runtime.CacheableObject {
 	t.Helper()
 	ev := nextEvent(t, w)
 	require.Equal(t, typ, ev.Type, "event type")
-	co, ok := ev.Object.(*watchcache.CachingObject)
-	require.True(t, ok, "%s event object is a %T, want a *CachingObject", typ, ev.Object)
+	co, ok := ev.Object.(runtime.CacheableObject)
+	require.True(t, ok, "%s event object is a %T, want a runtime.CacheableObject", typ, ev.Object)
 	return co
 }
 
@@ -60,11 +60,18 @@ func TestCachingObjectsAreSharedPerEvent(t *testing.T) {
 		encodes.Add(1)
 		return json.Marshal(obj)
 	}
-	dataA, err := coA.CacheEncode(encode)
+	dataA, err := coA.CacheEncode("json", encode)
 	require.NoError(t, err, "CacheEncode by watcher a")
-	dataB, err := coB.CacheEncode(encode)
+	dataB, err := coB.CacheEncode("json", encode)
 	require.NoError(t, err, "CacheEncode by watcher b")
 	assert.Equal(t, int32(1), encodes.Load(), "encoded once for both watchers")
+	other, err := coB.CacheEncode("other", func(runtime.Object) ([]byte, error) {
+		encodes.Add(1)
+		return []byte("other"), nil
+	})
+	require.NoError(t, err, "CacheEncode of another format")
+	assert.Equal(t, "other", string(other), "another format is encoded on its own")
+	assert.Equal(t, int32(2), encodes.Load(), "once per format")
 	assert.Equal(t, string(dataA), string(dataB), "both watchers get the same bytes")
 	want, _ := json.Marshal(created)
 	assert.JSONEq(t, string(want), string(dataA), "the bytes are the object's JSON")

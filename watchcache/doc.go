@@ -28,9 +28,10 @@
 //   - Each client watch is a cacheWatcher (cache_watcher.go): a bounded
 //     input channel, a label/field filter that turns objects entering or
 //     leaving the selector into ADDED and DELETED, and a result channel.
-//     Watches that ask for it (WithCachingObjects: the API server's) get
-//     the objects of dispatched events as CachingObjects
-//     (caching_object.go), so an event is encoded once for all of them.
+//     Watches that ask for it (storage.WithCacheableObjects: the API server's) get
+//     the objects of dispatched events as runtime.CacheableObjects
+//     (caching_object.go), so an event is encoded once per format for all
+//     of them.
 //   - Idle watchers get periodic BOOKMARKs (bookmarks.go); a watch from a
 //     resourceVersion older than the window gets 410 Expired.
 //   - ready.go holds the Pending/Ready/Stopped state requests wait on.

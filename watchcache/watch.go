@@ -34,8 +34,8 @@ import (
 // dispatch budget, when the cache relists, or when the Cacher stops; its
 // client then watches again from the last resourceVersion it saw. Objects
 // in events are shared: do not modify them. With a ctx from
-// WithCachingObjects, objects of events after the initial ones come
-// wrapped in a *CachingObject.
+// storage.WithCacheableObjects, objects of events after the initial ones come
+// wrapped in a runtime.CacheableObject.
 //
 // Upstream: k8s.io/apiserver/pkg/storage/cacher (Cacher.Watch).
 func (c *Cacher) Watch(ctx context.Context, key string, opts storage.ListOptions) (watch.Interface, error) {
@@ -68,7 +68,7 @@ func (c *Cacher) Watch(ctx context.Context, key string, opts storage.ListOptions
 		trigger:        trigger,
 		triggered:      triggered,
 		allowBookmarks: opts.ProgressNotify,
-		cachingObjects: cachingObjectsFrom(ctx),
+		cachingObjects: storage.CacheableObjectsRequested(ctx),
 		newFunc:        c.newFunc,
 		forget:         c.forget,
 	}

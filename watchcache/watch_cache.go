@@ -61,12 +61,12 @@ type watchCacheEvent struct {
 	// wraps it in cachingPrev.
 	prevOnce    sync.Once
 	prevAtRV    runtime.Object
-	cachingPrev *CachingObject
+	cachingPrev *cachingObject
 
 	// cachingObject wraps Object.Object for watchers that asked for
-	// CachingObjects. It is set only on the copy of an event the
+	// cachingObjects. It is set only on the copy of an event the
 	// dispatcher hands out (withCachingObjects), never on the window's.
-	cachingObject *CachingObject
+	cachingObject *cachingObject
 }
 
 // prevObjectAtRV returns the previous state with the event's
@@ -85,7 +85,7 @@ func (e *watchCacheEvent) prevObjectAtRV() runtime.Object {
 }
 
 // object returns the object of the event as a watcher sees it: wrapped in
-// a CachingObject when the watcher asked for one and the event has one.
+// a cachingObject when the watcher asked for one and the event has one.
 func (e *watchCacheEvent) object(caching bool) runtime.Object {
 	if caching && e.cachingObject != nil {
 		return e.cachingObject
@@ -103,7 +103,7 @@ func (e *watchCacheEvent) prevObject(caching bool) runtime.Object {
 }
 
 // withCachingObjects returns a copy of the event whose objects are
-// CachingObjects, for the watchers it is being dispatched to: they share
+// cachingObjects, for the watchers it is being dispatched to: they share
 // its serializations, which go away with the copy once they have all sent
 // it, so the window (which keeps e) never holds them.
 //

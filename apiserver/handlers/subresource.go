@@ -1,33 +1,20 @@
 package handlers
 
 import (
-	"context"
 	"net/http"
 
 	metav1 "github.com/minicp/minicp/api/meta/v1"
-	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/apiserver/admission"
+	"github.com/minicp/minicp/apiserver/registry"
 	"github.com/minicp/minicp/apiserver/request"
 	"github.com/minicp/minicp/apiserver/responsewriters"
 )
 
-// CreateSubresourceFunc serves a POST to a subresource such as
-// pods/binding. New returns the empty body object; Create applies the
-// decoded, admitted body to the object ns/name ("" when the body names it,
-// as for the bindings resource).
-type CreateSubresourceFunc struct {
-	New    func() runtime.Object
-	Create func(ctx context.Context, ns, name string, body runtime.Object) (runtime.Object, error)
-	// ReturnObject answers with what Create returns instead of a Success
-	// Status: the review kinds (SubjectAccessReview, ...) are created to
-	// read their status.
-	ReturnObject bool
-}
-
-// CreateSubresource decodes the body, runs both admission phases on it and
-// calls fn. 201 with a Success Status, as kube-apiserver answers a
+// CreateSubresource serves a POST to a subresource (or a resource whose
+// objects are not stored): it decodes the body, runs both admission
+// phases on it and calls fn. 201 with a Success Status, as kube-apiserver answers a
 // binding.
-func (s *Scope) CreateSubresource(w http.ResponseWriter, r *http.Request, fn CreateSubresourceFunc) {
+func (s *Scope) CreateSubresource(w http.ResponseWriter, r *http.Request, fn registry.NamedCreater) {
 	ctx := r.Context()
 	info, _ := request.RequestInfoFrom(ctx)
 	out, err := s.negotiateOutput(r)

@@ -9,7 +9,7 @@ import (
 	"github.com/minicp/minicp/apiserver/registry"
 	"github.com/minicp/minicp/apiserver/request"
 	"github.com/minicp/minicp/apiserver/responsewriters"
-	"github.com/minicp/minicp/watchcache"
+	"github.com/minicp/minicp/storage"
 )
 
 // Watch streams events, flushed as soon as no other event is waiting,
@@ -27,8 +27,9 @@ import (
 // Expired Status, as kube-apiserver sends it: clients (client-go's
 // Reflector, kubectl) relist on it.
 //
-// The watch asks the watch cache for CachingObjects, so an event that
-// goes to many JSON watchers is encoded once for all of them.
+// The watch asks the watch cache for runtime.CacheableObjects, so an
+// event that goes to many watchers is encoded once per format for all of
+// them.
 //
 // Upstream: k8s.io/apiserver/pkg/endpoints/handlers (serveWatchHandler, WatchServer.HandleHTTP).
 func (s *Scope) Watch(w http.ResponseWriter, r *http.Request, opts registry.ListOptions, out negotiation.MediaTypeOptions) {
@@ -49,7 +50,7 @@ func (s *Scope) Watch(w http.ResponseWriter, r *http.Request, opts registry.List
 		responsewriters.WriteError(w, r, err)
 		return
 	}
-	watcher, err := s.Store.Watch(watchcache.WithCachingObjects(ctx), info.Namespace, opts)
+	watcher, err := s.Store.Watch(storage.WithCacheableObjects(ctx), info.Namespace, opts)
 	if err != nil {
 		responsewriters.WriteError(w, r, err)
 		return

@@ -12,7 +12,6 @@ import (
 	"github.com/minicp/minicp/api/watch"
 	"github.com/minicp/minicp/apiserver/handlers/negotiation"
 	"github.com/minicp/minicp/apiserver/responsewriters"
-	"github.com/minicp/minicp/watchcache"
 )
 
 // watchEncoder turns the events of one watch into the frames of its
@@ -74,17 +73,17 @@ func (e *watchEncoder) appendEvent(b []byte, ev watch.Event) ([]byte, error) {
 	return appendWatchEvent(b, ev.Type, object), nil
 }
 
-// embeddedObject is the encoding of ev's object. With no target, the JSON
-// of a CachingObject's object is computed once, by the first JSON watch
-// to send it, and shared by the others; protobuf watches encode it each
-// (the CachingObject holds one serialization). An object that cannot be
-// turned into target is sent as it is, as kube-apiserver sends it.
+// embeddedObject is the encoding of ev's object. With no target, the
+// encoding of a runtime.CacheableObject's object is computed once per
+// format, by the first watch to send it, and shared by the others. An
+// object that cannot be turned into target is sent as it is, as
+// kube-apiserver sends it.
 func (e *watchEncoder) embeddedObject(ev watch.Event) ([]byte, error) {
 	defer func() { e.headersSent = true }()
 	obj := ev.Object
-	if co, ok := obj.(*watchcache.CachingObject); ok {
-		if e.target == nil && e.stream == negotiation.JSON {
-			return co.CacheEncode(e.scope.objectJSON)
+	if co, ok := obj.(runtime.CacheableObject); ok {
+		if e.target == nil {
+			return co.CacheEncode(e.stream.MediaType, e.encodeObject)
 		}
 		obj = co.GetObject()
 	}
@@ -98,9 +97,13 @@ func (e *watchEncoder) embeddedObject(ev watch.Event) ([]byte, error) {
 	return responsewriters.Encode(e.stream, obj)
 }
 
-// objectJSON is the JSON of a watch event's object, with its kind set.
-func (s *Scope) objectJSON(obj runtime.Object) ([]byte, error) {
-	return json.Marshal(s.withKind(obj))
+// encodeObject is the encoding of a watch event's object in the stream's
+// format, with its kind set.
+func (e *watchEncoder) encodeObject(obj runtime.Object) ([]byte, error) {
+	if e.stream == negotiation.JSON {
+		return json.Marshal(e.scope.withKind(obj))
+	}
+	return responsewriters.Encode(e.stream, e.scope.withKind(obj))
 }
 
 // appendProtobufWatchEvent appends one frame of a protobuf watch stream

@@ -10,7 +10,6 @@ import (
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/api/validation"
-	"github.com/minicp/minicp/apiserver/handlers"
 	"github.com/minicp/minicp/apiserver/registry"
 	"github.com/minicp/minicp/clock"
 )
@@ -21,8 +20,8 @@ import (
 // already bound or is being deleted, so two schedulers can never both win.
 //
 // Upstream: k8s.io/kubernetes/pkg/registry/core/pod/storage (BindingREST).
-func Binding(clk clock.Clock, pods *registry.Store) handlers.CreateSubresourceFunc {
-	return handlers.CreateSubresourceFunc{
+func Binding(clk clock.Clock, pods *registry.Store) registry.NamedCreater {
+	return registry.NamedCreater{
 		New: func() runtime.Object { return &corev1.Binding{} },
 		Create: func(ctx context.Context, ns, name string, body runtime.Object) (runtime.Object, error) {
 			return bind(ctx, clk, pods, ns, name, body.(*corev1.Binding))
