@@ -71,8 +71,6 @@ func (s *Store) createOnce(ctx context.Context, obj runtime.Object, validate Val
 		return nil, err
 	}
 	stored = true
-	s.Logger.DebugContext(ctx, "created", "hop", "etcd.txn", "namespace", meta.Namespace, "name", meta.Name,
-		"rv", metav1.MustAccessor(out).ResourceVersion)
 	return s.setTypeMeta(out), nil
 }
 

@@ -79,8 +79,6 @@ func (s *Store) Delete(ctx context.Context, ns, name string, validate ValidateOb
 	if err != nil {
 		return nil, false, interpretDeleteError(err, s.GroupResource(), name)
 	}
-	s.Logger.DebugContext(ctx, "deleted", "hop", "etcd.txn", "namespace", ns, "name", name,
-		"rv", metav1.MustAccessor(out).ResourceVersion)
 	s.afterDelete(ctx, out)
 	return s.setTypeMeta(out), true, nil
 }

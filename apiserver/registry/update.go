@@ -91,7 +91,6 @@ func (s *Store) Update(ctx context.Context, ns, name string, newObj UpdatedObjec
 	finish(ctx, true)
 	finish = finishNothing
 	meta := metav1.MustAccessor(out)
-	s.Logger.DebugContext(ctx, "updated", "hop", "etcd.txn", "namespace", ns, "name", name, "rv", meta.ResourceVersion)
 	if s.readyToDelete(ctx, out) {
 		// The last finalizer is gone from an object being deleted: finish
 		// the delete now, but only if nobody changed it since.
