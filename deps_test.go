@@ -28,20 +28,24 @@ var allowedImports = map[string][]string{
 		"api/...", "storage/...", "watchcache/...", "apiserver/...", "clock/...", "logging", "wait",
 	},
 	// Inside the API server each layer imports only layers below it: the
-	// request's facts; negotiation, response writing, printing and field
-	// management; authentication, authorization, audit, metrics and
-	// admission; the filters; the registry (strategies over storage); the
-	// handlers (HTTP for every verb, over the registry).
+	// request's facts; negotiation, response writing, printing, field
+	// management and the webhooks' HTTPS client; authentication,
+	// authorization, audit, metrics and admission; the filters; the
+	// registry (strategies over storage); the handlers (HTTP for every
+	// verb, over the registry).
 	"apiserver/request":              {},
 	"apiserver/handlers/negotiation": {"api/..."},
 	"apiserver/responsewriters":      {"api/...", "apiserver/handlers/negotiation"},
 	"apiserver/printers":             {"api/..."},
 	"apiserver/fieldmanager":         {"api/...", "clock/..."},
+	"apiserver/webhookclient":        {"api/..."},
 	"apiserver/audit":                {"api/..."},
 	"apiserver/metrics":              {"api/...", "apiserver/request"},
 	"apiserver/authn":                {"api/...", "apiserver/request", "clock/...", "logging"},
 	"apiserver/authz/...":            {"api/...", "apiserver/request", "apiserver/authz/..."},
-	"apiserver/admission/...":        {"api/...", "apiserver/request", "apiserver/admission/...", "clock/...", "logging", "wait"},
+	"apiserver/admission/...": {
+		"api/...", "apiserver/request", "apiserver/admission/...", "apiserver/webhookclient", "clock/...", "logging", "wait",
+	},
 	"apiserver/filters": {
 		"api/...", "apiserver/request", "apiserver/authn", "apiserver/authz", "apiserver/audit",
 		"apiserver/metrics", "apiserver/responsewriters", "clock/...", "logging",
@@ -69,6 +73,23 @@ var allowedImports = map[string][]string{
 	"examples/...":  {"..."},
 }
 
+// testSupport lists the test-support packages, the <pkg>test packages
+// that exist for tests as net/http/httptest does. Of the library, only
+// other test-support packages import them; tests may, and so may the
+// programs in testSupportUsers.
+var testSupport = []string{
+	"clock/clocktest",
+	"storage/storagetest",
+	"apiserver/apiservertest",
+	"apiserver/admission/webhook/webhooktest",
+	"scheduler/framework/frameworktest",
+	"cluster/clustertest",
+}
+
+// testSupportUsers may import testSupport: the examples run the flows on
+// clocktest's fake clock so that a reader sees minutes pass in a moment.
+var testSupportUsers = []string{"examples/..."}
+
 const module = "github.com/minicp/minicp"
 
 func TestImportPolicy(t *testing.T) {
@@ -81,6 +102,9 @@ func TestImportPolicy(t *testing.T) {
 		rel := strings.TrimPrefix(strings.TrimPrefix(pkg, module), "/")
 		if rel == "" {
 			continue // the root test package
+		}
+		if strings.HasSuffix(path.Base(rel), "test") && !slices.Contains(testSupport, rel) {
+			t.Errorf("package %s looks like test support; list it in testSupport", rel)
 		}
 		rule, ok := ruleFor(rel)
 		if !ok {
@@ -95,6 +119,10 @@ func TestImportPolicy(t *testing.T) {
 				continue
 			}
 			dep := strings.TrimPrefix(imp, module+"/")
+			if slices.Contains(testSupport, dep) && !slices.Contains(testSupport, rel) &&
+				!slices.ContainsFunc(testSupportUsers, func(p string) bool { return matches(p, rel) }) {
+				t.Errorf("%s imports %s: test-support packages are for tests", rel, dep)
+			}
 			if !slices.ContainsFunc(rule, func(p string) bool { return matches(p, dep) }) {
 				t.Errorf("%s may not import %s (see docs/architecture.md, 'who may import whom')", rel, dep)
 			}

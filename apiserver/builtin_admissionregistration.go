@@ -14,6 +14,7 @@ import (
 	"github.com/minicp/minicp/apiserver/admission/webhook"
 	"github.com/minicp/minicp/apiserver/registry"
 	"github.com/minicp/minicp/apiserver/registry/admissionregistration"
+	"github.com/minicp/minicp/apiserver/webhookclient"
 	"github.com/minicp/minicp/storage"
 	"github.com/minicp/minicp/watchcache"
 )
@@ -69,8 +70,8 @@ func (s *Server) webhookAdmission() (*webhook.Mutating, *webhook.Validating) {
 }
 
 var (
-	_ webhook.ConfigurationSource = (*Server)(nil)
-	_ webhook.ServiceResolver     = (*Server)(nil)
+	_ webhook.ConfigurationSource   = (*Server)(nil)
+	_ webhookclient.ServiceResolver = (*Server)(nil)
 )
 
 // MutatingWebhookConfigurations implements webhook.ConfigurationSource:
@@ -111,7 +112,7 @@ func listCached[T runtime.Object](ctx context.Context, s *Server, gvr runtime.Gr
 	return out, nil
 }
 
-// ResolveEndpoint implements webhook.ServiceResolver: the address of the
+// ResolveEndpoint implements webhookclient.ServiceResolver: the address of the
 // first ready endpoint of Service namespace/name for its port port, with
 // the endpoint port named as that service port (which carries the
 // service port's targetPort). Only Services with a cluster IP (ClusterIP,

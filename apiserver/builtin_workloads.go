@@ -5,8 +5,11 @@ import (
 
 	apiextensionsv1 "github.com/minicp/minicp/api/apiextensions/v1"
 	appsv1 "github.com/minicp/minicp/api/apps/v1"
+	autoscalingv1 "github.com/minicp/minicp/api/autoscaling/v1"
+	autoscalingv2 "github.com/minicp/minicp/api/autoscaling/v2"
 	batchv1 "github.com/minicp/minicp/api/batch/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
+	discoveryv1 "github.com/minicp/minicp/api/discovery/v1"
 	rbacv1 "github.com/minicp/minicp/api/rbac/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/apiserver/registry"
@@ -17,7 +20,8 @@ import (
 )
 
 // SetDefaults defaults every built-in kind, in place: core/v1, apps/v1,
-// batch/v1, apiextensions.k8s.io/v1 and rbac.authorization.k8s.io/v1 (see each package's SetDefaults).
+// batch/v1, apiextensions.k8s.io/v1, rbac.authorization.k8s.io/v1, discovery.k8s.io/v1
+// and autoscaling/v1 and v2 (see each package's SetDefaults).
 // It is the defaulting of DefaultAdmission.
 func SetDefaults(obj runtime.Object) {
 	corev1.SetDefaults(obj)
@@ -25,19 +29,24 @@ func SetDefaults(obj runtime.Object) {
 	batchv1.SetDefaults(obj)
 	apiextensionsv1.SetDefaults(obj)
 	rbacv1.SetDefaults(obj)
+	discoveryv1.SetDefaults(obj)
+	autoscalingv1.SetDefaults(obj)
+	autoscalingv2.SetDefaults(obj)
 }
 
 var (
-	gvrServices    = corev1.SchemeGroupVersion.WithResource("services")
-	gvrDeployments = appsv1.SchemeGroupVersion.WithResource("deployments")
-	gvrReplicaSets = appsv1.SchemeGroupVersion.WithResource("replicasets")
+	gvrServices     = corev1.SchemeGroupVersion.WithResource("services")
+	gvrDeployments  = appsv1.SchemeGroupVersion.WithResource("deployments")
+	gvrReplicaSets  = appsv1.SchemeGroupVersion.WithResource("replicasets")
+	gvrStatefulSets = appsv1.SchemeGroupVersion.WithResource("statefulsets")
 )
 
 // installWorkloadResources installs the resources of workloads and what
-// they run with, after the core ones: deployments and replicasets (with
-// status and scale), jobs (with status), services (with status, and their
-// cluster IP and node port allocators), endpoints, configmaps, secrets and
-// serviceaccounts, each with the ResourceInfo the Scheme has for it.
+// they run with, after the core ones: deployments, replicasets and
+// statefulsets (with status and scale), jobs (with status), services
+// (with status, and their cluster IP and node port allocators), endpoints,
+// configmaps, secrets and serviceaccounts, each with the ResourceInfo the
+// Scheme has for it.
 func (s *Server) installWorkloadResources() error {
 	services, err := s.newServiceStrategy()
 	if err != nil {
@@ -54,6 +63,10 @@ func (s *Server) installWorkloadResources() error {
 		{gvrReplicaSets, Resource{
 			Strategy: apps.ReplicaSetStrategy{}, Tables: apps.ReplicaSetTable,
 			UpdateSubresources: map[string]registry.Strategy{"status": apps.ReplicaSetStatusStrategy{}},
+		}},
+		{gvrStatefulSets, Resource{
+			Strategy: apps.StatefulSetStrategy{}, Tables: apps.StatefulSetTable,
+			UpdateSubresources: map[string]registry.Strategy{"status": apps.StatefulSetStatusStrategy{}},
 		}},
 		{batchv1.SchemeGroupVersion.WithResource("jobs"), Resource{
 			Strategy: batch.JobStrategy{}, Tables: batch.JobTable,
@@ -81,7 +94,10 @@ func (s *Server) installWorkloadResources() error {
 	if err := s.addScaleSubresource(gvrDeployments, apps.DeploymentScale); err != nil {
 		return err
 	}
-	return s.addScaleSubresource(gvrReplicaSets, apps.ReplicaSetScale)
+	if err := s.addScaleSubresource(gvrReplicaSets, apps.ReplicaSetScale); err != nil {
+		return err
+	}
+	return s.addScaleSubresource(gvrStatefulSets, apps.StatefulSetScale)
 }
 
 // newServiceStrategy returns the services' strategy with allocators of the

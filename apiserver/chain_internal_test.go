@@ -9,7 +9,7 @@ import (
 	"github.com/minicp/minicp/storage/storagetest"
 )
 
-// TestHandlerChainOrder pins the request path of Kubernetes' design: who a caller is
+// TestHandlerChainOrder pins the order of the request path: who a caller is
 // is known before it is audited, audited before it is authorized, and
 // authorized before any limit or handler sees the request.
 func TestHandlerChainOrder(t *testing.T) {
@@ -19,5 +19,5 @@ func TestHandlerChainOrder(t *testing.T) {
 	for _, f := range s.filters {
 		names = append(names, f.name)
 	}
-	assert.Equal(t, []string{"panic-recovery", "request-info", "authentication", "audit", "impersonation", "authorization", "limits"}, names)
+	assert.Equal(t, []string{"panic-recovery", "request-info", "metrics", "authentication", "audit", "impersonation", "authorization", "limits"}, names)
 }

@@ -1,6 +1,7 @@
 package apiserver
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 
@@ -16,8 +17,11 @@ import (
 // replacing what an earlier install of it served, and returns the GVRs
 // it serves. Each version has its own registry store and watch cache
 // over the same etcd keys: objects are stored at the storage version and
-// served at each version, differing only in apiVersion (conversion
-// strategy None).
+// converted to each served version as they are read (each watch cache
+// holds its version's objects, so an event is converted once per version,
+// not once per watcher), and to the storage version as they are written.
+// Conversion strategy None only rewrites apiVersion; Webhook calls the
+// CRD's conversion webhook (see webhookConverter).
 func (s *Server) installCRD(crd *apiextensionsv1.CustomResourceDefinition) ([]runtime.GroupVersionResource, error) {
 	names := crd.Status.AcceptedNames
 	storageVersion := ""
@@ -36,6 +40,8 @@ func (s *Server) installCRD(crd *apiextensionsv1.CustomResourceDefinition) ([]ru
 		}
 	}
 	typeConverter := customResourceTypeConverter(applySchemas)
+	// One converter for every served version, so they share its client.
+	webhook := s.newWebhookConverter(crd)
 	var served []runtime.GroupVersionResource
 	for _, v := range crd.Spec.Versions {
 		if !v.Served {
@@ -73,9 +79,12 @@ func (s *Server) installCRD(crd *apiextensionsv1.CustomResourceDefinition) ([]ru
 		}
 		r := Resource{
 			Info: info, Strategy: strategy,
-			Converter: versionConverter{served: gv.String(), stored: runtime.GroupVersion{Group: crd.Spec.Group, Version: storageVersion}.String(), schema: schema},
-			Tables:    customResourceTable(v),
-			CRD:       crd.Name,
+			Converter: versionConverter{
+				served: gv.String(), stored: runtime.GroupVersion{Group: crd.Spec.Group, Version: storageVersion}.String(),
+				schema: schema, webhook: webhook,
+			},
+			Tables: customResourceTable(v),
+			CRD:    crd.Name,
 		}
 		r.OpenAPISchema = customResourceOpenAPISchema(schemaMap(v), info.GVK())
 		r.TypeConverter = typeConverter
@@ -121,31 +130,57 @@ func (s *Server) uninstallCRD(gvrs []runtime.GroupVersionResource) {
 // versionConverter converts custom resources between the version a store
 // serves and the storage version, and applies the served version's
 // defaults to what it reads, as upstream does on every read from etcd.
+// With conversion strategy None only apiVersion changes; with Webhook the
+// CRD's conversion webhook converts every object not already at the
+// wanted version.
+//
+// Upstream: k8s.io/apiextensions-apiserver/pkg/apiserver/conversion
+// (crConverter, nopConverter).
 type versionConverter struct {
 	served, stored string
 	schema         *crdSchema
+	// webhook is nil for strategy None.
+	webhook *webhookConverter
 }
 
 var _ storage.Converter = versionConverter{}
 
 // FromStorage implements storage.Converter.
-func (c versionConverter) FromStorage(obj runtime.Object) {
-	u := obj.(*unstructured.Unstructured)
-	u.APIVersion = c.served
-	if c.schema != nil {
-		c.schema.defaultStored(u)
+func (c versionConverter) FromStorage(ctx context.Context, objs []runtime.Object) error {
+	if c.webhook != nil {
+		us := make([]*unstructured.Unstructured, len(objs))
+		for i, obj := range objs {
+			us[i] = obj.(*unstructured.Unstructured)
+		}
+		if err := c.webhook.convert(ctx, us, c.served); err != nil {
+			return err
+		}
 	}
+	for _, obj := range objs {
+		u := obj.(*unstructured.Unstructured)
+		u.APIVersion = c.served
+		if c.schema != nil {
+			c.schema.defaultStored(u)
+		}
+	}
+	return nil
 }
 
 // ToStorage implements storage.Converter.
-func (c versionConverter) ToStorage(obj runtime.Object) runtime.Object {
+func (c versionConverter) ToStorage(ctx context.Context, obj runtime.Object) (runtime.Object, error) {
 	u := obj.(*unstructured.Unstructured)
 	if u.APIVersion == c.stored {
-		return u
+		return u, nil
 	}
 	stored := *u
+	if c.webhook != nil {
+		if err := c.webhook.convert(ctx, []*unstructured.Unstructured{&stored}, c.stored); err != nil {
+			return nil, err
+		}
+		return &stored, nil
+	}
 	stored.APIVersion = c.stored
-	return &stored
+	return &stored, nil
 }
 
 // schemaMap is a version's openAPIV3Schema as decoded JSON, or an empty

@@ -1,6 +1,7 @@
 package apiserver_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"net/http"
@@ -74,6 +75,11 @@ func TestErrorCodes(t *testing.T) {
 		{"bad grace period", "DELETE", "/api/v1/namespaces/default/pods/exists?gracePeriodSeconds=-1", "", nil, 422, metav1.StatusReasonInvalid},
 		{"bad propagation", "DELETE", "/api/v1/namespaces/default/pods/exists", `{"propagationPolicy":"Sideways"}`, nil, 422, metav1.StatusReasonInvalid},
 		{"exact rv 0", "GET", "/api/v1/pods?resourceVersion=0&resourceVersionMatch=Exact", "", nil, 400, metav1.StatusReasonBadRequest},
+		// Unclean paths are never redirected to another resource.
+		{"encoded dot-dot", "DELETE", "/api/v1/namespaces/default/configmaps/..%2Fsecrets?dryRun=All", "", nil, 404, metav1.StatusReasonNotFound},
+		{"dot-dot segment", "GET", "/api/v1/namespaces/default/configmaps/../secrets", "", nil, 404, metav1.StatusReasonNotFound},
+		{"dot segment", "GET", "/api/v1/./namespaces", "", nil, 404, metav1.StatusReasonNotFound},
+		{"double slash", "GET", "//api/v1/namespaces", "", nil, 404, metav1.StatusReasonNotFound},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -165,4 +171,18 @@ func TestPanicBecomesInternalError(t *testing.T) {
 	r := s.mustDo(http.StatusInternalServerError, "POST", "/api/v1/namespaces/default/pods", podJSON("p", nil))
 	assert.Equal(t, metav1.StatusReasonInternalError, r.status(t).Reason)
 	s.mustDo(http.StatusOK, "GET", "/healthz", "") // the server lives on
+}
+
+// TestLargeObjectIsStored: an object whose body is under the API
+// server's 3 MiB limit is stored, however etcd's own default limit (1.5
+// MiB) compares: the embedded etcd takes what the API server accepts.
+func TestLargeObjectIsStored(t *testing.T) {
+	s := newTestServer(t)
+	arg := strings.Repeat("x", 2<<20)
+	body := `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"big"},"spec":{"containers":[{"name":"c","image":"busybox","command":["echo","` + arg + `"]}]}}`
+	r := s.do("POST", "/api/v1/namespaces/default/pods", body)
+	require.Equal(t, http.StatusCreated, r.code, "create a 2 MiB pod: %.300s", r.body)
+	r = s.do("GET", "/api/v1/namespaces/default/pods/big", "")
+	require.Equal(t, http.StatusOK, r.code, "get the 2 MiB pod: %.300s", r.body)
+	assert.True(t, bytes.Contains(r.body, []byte(arg)), "the command came back whole")
 }

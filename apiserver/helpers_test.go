@@ -16,15 +16,11 @@ import (
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/apiserver"
-	"github.com/minicp/minicp/apiserver/authn"
-	"github.com/minicp/minicp/apiserver/request"
-	"github.com/minicp/minicp/storage/storagetest"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 )
 
-const adminToken = "admin-token"
-
-// testServer is an API server on the shared etcd under its own prefix,
-// served over real HTTP on loopback.
+// testServer is an apiservertest server served over real HTTP on
+// loopback.
 type testServer struct {
 	t      testing.TB
 	api    *apiserver.Server
@@ -34,37 +30,10 @@ type testServer struct {
 
 func newTestServer(t testing.TB, mutate ...func(*apiserver.Options)) *testServer {
 	t.Helper()
-	opts := apiserver.Options{
-		Etcd:          storagetest.Client(t),
-		StoragePrefix: storagetest.Prefix(t),
-		Authenticator: authn.NewTokenFile([]authn.TokenUser{{Token: adminToken, User: request.User{Name: "admin"}}}),
-	}
-	for _, m := range mutate {
-		m(&opts)
-	}
-	api, err := apiserver.New(opts)
-	require.NoError(t, err, "apiserver.New")
-	startServer(t, api)
-	require.NoError(t, api.EnsureSystemNamespaces(t.Context()), "EnsureSystemNamespaces")
+	api := apiservertest.New(t, mutate...)
 	srv := httptest.NewServer(api.Handler())
 	t.Cleanup(srv.Close)
 	return &testServer{t: t, api: api, url: srv.URL, client: srv.Client()}
-}
-
-// startServer runs api's watch caches until the test ends and waits for
-// them to sync.
-func startServer(t testing.TB, api *apiserver.Server) {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- api.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-	})
-	waitCtx, waitCancel := context.WithTimeout(t.Context(), eventTimeout)
-	defer waitCancel()
-	require.NoError(t, api.WaitReady(waitCtx), "watch caches sync")
 }
 
 // response is a decoded HTTP response.
@@ -124,7 +93,7 @@ func (s *testServer) try(method, path, body string, opts ...requestOption) (resp
 	if err != nil {
 		return response{}, err
 	}
-	req.Header.Set("Authorization", "Bearer "+adminToken)
+	req.Header.Set("Authorization", "Bearer "+apiservertest.AdminToken)
 	if body != "" {
 		req.Header.Set("Content-Type", "application/json")
 	}
@@ -181,7 +150,7 @@ func (s *testServer) openWatch(path string, opts ...requestOption) *watchStream 
 	s.t.Helper()
 	req, err := http.NewRequestWithContext(s.t.Context(), "GET", s.url+path, nil)
 	require.NoError(s.t, err)
-	req.Header.Set("Authorization", "Bearer "+adminToken)
+	req.Header.Set("Authorization", "Bearer "+apiservertest.AdminToken)
 	for _, o := range opts {
 		o(req)
 	}

@@ -15,6 +15,9 @@ package apiserver
 // Upstream: the +listType/+listMapKey/+mapType/+structType markers of
 // k8s.io/api and k8s.io/apimachinery's types.
 var openAPIMarkers = map[string]map[string]map[string]any{
+	"io.k8s.api.certificates.v1.CertificateSigningRequestStatus": {
+		"conditions": {"x-kubernetes-list-map-keys": []any{"type"}, "x-kubernetes-list-type": "map"},
+	},
 	"io.k8s.api.batch.v1.JobStatus": {
 		"conditions": {"x-kubernetes-list-type": "atomic"},
 	},

@@ -2,6 +2,7 @@ package apiserver_test
 
 import (
 	"encoding/json"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 	"net/http"
 	"regexp"
 	"strings"
@@ -93,7 +94,7 @@ func TestOpenAPIV3StaleHashRedirects(t *testing.T) {
 	s := newTestServer(t)
 	req, err := http.NewRequest(http.MethodGet, s.url+"/openapi/v3/apis/apps/v1?hash=STALE", nil)
 	require.NoError(t, err)
-	req.Header.Set("Authorization", "Bearer "+adminToken)
+	req.Header.Set("Authorization", "Bearer "+apiservertest.AdminToken)
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	resp, err := client.Do(req)
 	require.NoError(t, err)

@@ -17,6 +17,7 @@ import (
 
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 )
 
 // fakeKubelet is a kubelet log server: it records what it was asked and
@@ -136,7 +137,7 @@ func TestPodLogFollowFlushes(t *testing.T) {
 
 	req, err := http.NewRequestWithContext(t.Context(), "GET", s.url+"/api/v1/namespaces/default/pods/p/log?follow=true", nil)
 	require.NoError(t, err)
-	req.Header.Set("Authorization", "Bearer "+adminToken)
+	req.Header.Set("Authorization", "Bearer "+apiservertest.AdminToken)
 	resp, err := s.client.Do(req)
 	require.NoError(t, err)
 	defer resp.Body.Close()

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 	"net/http"
 	"strings"
 	"testing"
@@ -20,7 +21,7 @@ func (s *testServer) dialLog(t *testing.T, pod, query string, protocols ...strin
 	t.Helper()
 	u := "ws" + strings.TrimPrefix(s.url, "http") + "/api/v1/namespaces/default/pods/" + pod + "/log" + query
 	dialer := websocket.Dialer{Subprotocols: protocols}
-	conn, resp, err := dialer.DialContext(t.Context(), u, http.Header{"Authorization": {"Bearer " + adminToken}})
+	conn, resp, err := dialer.DialContext(t.Context(), u, http.Header{"Authorization": {"Bearer " + apiservertest.AdminToken}})
 	if conn != nil {
 		t.Cleanup(func() { conn.Close() })
 	}

@@ -13,6 +13,7 @@ import (
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	rbacv1 "github.com/minicp/minicp/api/rbac/v1"
 	"github.com/minicp/minicp/apiserver"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 	"github.com/minicp/minicp/apiserver/authn"
 	"github.com/minicp/minicp/apiserver/authz"
 	"github.com/minicp/minicp/apiserver/request"
@@ -32,7 +33,7 @@ func newRBACServer(t testing.TB) *testServer {
 	return newTestServer(t, func(o *apiserver.Options) {
 		o.AuthorizationMode = authz.ModeRBAC
 		o.Authenticator = authn.NewTokenFile([]authn.TokenUser{
-			{Token: adminToken, User: request.User{Name: "admin", Groups: []string{request.SystemPrivilegedGroup}}},
+			{Token: apiservertest.AdminToken, User: request.User{Name: "admin", Groups: []string{request.SystemPrivilegedGroup}}},
 			{Token: aliceToken, User: request.User{Name: "alice", UID: "a-1"}},
 			{Token: bobToken, User: request.User{Name: "bob"}},
 		})
@@ -108,7 +109,7 @@ func TestRBACForbiddenMessages(t *testing.T) {
 func TestRBACBootstrapPolicy(t *testing.T) {
 	s := newRBACServer(t)
 	for _, name := range []string{"cluster-admin", "admin", "edit", "view", "system:basic-user", "system:discovery",
-		"system:public-info-viewer", "system:kube-scheduler", "system:kube-controller-manager", "system:node",
+		"system:public-info-viewer", "system:monitoring", "system:kube-scheduler", "system:kube-controller-manager", "system:node",
 		"system:node-proxier", "system:controller:deployment-controller", "system:controller:clusterrole-aggregation-controller"} {
 		var cr rbacv1.ClusterRole
 		require.NoError(t, json.Unmarshal(s.mustDo(http.StatusOK, "GET", "/apis/rbac.authorization.k8s.io/v1/clusterroles/"+name, "").body, &cr), name)
@@ -218,7 +219,7 @@ func TestAccessReviews(t *testing.T) {
 	assert.Equal(t, `RBAC: allowed by RoleBinding "alice-pods/default" of Role "pod-reader" to User "alice"`, st.Reason)
 	assert.False(t, ssar(aliceToken, "list", "pods", "kube-system").Allowed)
 	assert.False(t, ssar(bobToken, "list", "pods", "default").Allowed)
-	assert.True(t, ssar(adminToken, "delete", "nodes", "").Allowed)
+	assert.True(t, ssar(apiservertest.AdminToken, "delete", "nodes", "").Allowed)
 
 	// SubjectAccessReview asks about someone else; bob may not ask.
 	sar := `{"spec":{"user":"alice","resourceAttributes":{"verb":"get","resource":"pods","namespace":"default"}}}`

@@ -89,8 +89,9 @@ func (s *Server) InstallResource(r Resource) error {
 			obj, _ := s.scheme.New(r.Info.GVK())
 			return obj
 		},
-		Converter: r.Converter,
-		Logger:    s.log,
+		Converter:       r.Converter,
+		Logger:          s.log,
+		RequestObserver: s.etcdObserver(r.Info.GVR.GroupResource()),
 	})
 	if err != nil {
 		return fmt.Errorf("install %s: %w", r.Info.GVR, err)

@@ -13,15 +13,19 @@ import (
 	"time"
 
 	"github.com/gorilla/mux"
+	"github.com/prometheus/client_golang/prometheus"
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/apiserver/admission"
+	"github.com/minicp/minicp/apiserver/audit"
 	"github.com/minicp/minicp/apiserver/authn"
 	"github.com/minicp/minicp/apiserver/authz"
 	authzrbac "github.com/minicp/minicp/apiserver/authz/rbac"
 	"github.com/minicp/minicp/apiserver/filters"
+	"github.com/minicp/minicp/apiserver/metrics"
 	"github.com/minicp/minicp/apiserver/responsewriters"
+	"github.com/minicp/minicp/apiserver/webhookclient"
 	"github.com/minicp/minicp/clock"
 	"github.com/minicp/minicp/logging"
 	"github.com/minicp/minicp/watchcache"
@@ -69,8 +73,19 @@ type Options struct {
 	BookmarkFrequency time.Duration
 	// Clock defaults to clock.Real.
 	Clock clock.Clock
-	// Logger defaults to a discard logger. The audit log goes to it too.
+	// Logger defaults to a discard logger.
 	Logger *slog.Logger
+	// AuditSink receives one audit.k8s.io/v1 Event per request. Defaults
+	// to audit.NewLogSink on Logger: a Debug record per request.
+	AuditSink audit.Sink
+	// MetricsGatherer holds metrics that /metrics serves besides the
+	// server's own, such as those of the controllers and scheduler of the
+	// same process. Optional. Its metric names must not clash with the
+	// server's (apiserver_*, etcd_*).
+	MetricsGatherer prometheus.Gatherer
+	// DisableProfiling turns off /debug/pprof, which kube-apiserver's
+	// --profiling serves by default.
+	DisableProfiling bool
 }
 
 // Server is a running API server's state: its resources and handler. It
@@ -85,7 +100,17 @@ type Server struct {
 	// filters is the handler chain in request order, outermost first.
 	filters []filter
 
+	// metrics are the server's own, on metricsRegistry; gatherer is
+	// what /metrics serves: those and Options.MetricsGatherer.
+	metrics         *metrics.Metrics
+	metricsRegistry *prometheus.Registry
+	gatherer        prometheus.Gatherer
+	profiling       bool
+
 	admission admission.Chain
+	// conversionWebhooks calls the conversion webhooks of custom
+	// resources, keeping one transport per webhook.
+	conversionWebhooks webhookclient.Client
 
 	// authorizer is the authorization hop's (Options.Authorizer or the
 	// one AuthorizationMode names); the access reviews ask it too.
@@ -154,7 +179,9 @@ func New(opts Options) (*Server, error) {
 
 		watchCacheDisabled: opts.WatchCacheDisabled,
 		bookmarkFrequency:  opts.BookmarkFrequency,
+		profiling:          !opts.DisableProfiling,
 	}
+	s.initMetrics(opts.MetricsGatherer)
 	if s.scheme == nil {
 		var err error
 		if s.scheme, err = NewScheme(); err != nil {
@@ -179,13 +206,16 @@ func New(opts Options) (*Server, error) {
 	if opts.AnonymousAuth {
 		authenticator = authn.WithAnonymous(authenticator)
 	}
+	auditSink := opts.AuditSink
+	if auditSink == nil {
+		auditSink = audit.NewLogSink(log.With("component", "audit"))
+	}
 	s.filters = []filter{
 		{"panic-recovery", func(h http.Handler) http.Handler { return filters.WithPanicRecovery(h, log) }},
 		{"request-info", filters.WithRequestInfo},
+		{"metrics", func(h http.Handler) http.Handler { return filters.WithMetrics(h, s.metrics, s.kindFor, opts.Clock) }},
 		{"authentication", func(h http.Handler) http.Handler { return filters.WithAuthentication(h, authenticator, log) }},
-		{"audit", func(h http.Handler) http.Handler {
-			return filters.WithAudit(h, log.With("component", "audit"), opts.Clock)
-		}},
+		{"audit", func(h http.Handler) http.Handler { return filters.WithAudit(h, auditSink, opts.Clock) }},
 		{"impersonation", func(h http.Handler) http.Handler { return filters.WithImpersonation(h, s.authorizer) }},
 		{"authorization", func(h http.Handler) http.Handler { return filters.WithAuthorization(h, s.authorizer, log) }},
 		{"limits", func(h http.Handler) http.Handler { return filters.WithLimits(h, opts.Limits) }},
@@ -333,7 +363,13 @@ func (s *Server) AddReadyzCheck(c HealthCheck) {
 // routes maps paths to handlers. Unknown paths get a 404 Status and
 // unsupported methods a 405 Status, never a bare text error.
 func (s *Server) routes() http.Handler {
-	r := mux.NewRouter()
+	// SkipClean: gorilla/mux would answer a path with "..", "." or "//"
+	// segments with a 301 to its cleaned form, without a Status body, and
+	// a client following it would run a request it never sent (a DELETE of
+	// "configmaps/..%2Fsecrets" becoming one of secrets). Unclean paths
+	// are matched as they are instead, so they name no object or route and
+	// get a 404 Status, as kube-apiserver answers them.
+	r := mux.NewRouter().SkipClean(true)
 	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		responsewriters.WriteError(w, req, notFoundPath())
 	})
@@ -345,6 +381,10 @@ func (s *Server) routes() http.Handler {
 	r.Handle("/livez", serveHealth("livez", s.liveChecks)).Methods(get...)
 	r.Handle("/readyz", serveHealth("readyz", s.allReadyChecks)).Methods(get...)
 	r.HandleFunc("/version", s.serveVersion).Methods(get...)
+	r.Handle("/metrics", s.metricsHandler()).Methods(get...)
+	if s.profiling {
+		installProfiling(r)
+	}
 	r.HandleFunc("/openapi/v2", s.serveOpenAPIV2).Methods(get...)
 	r.HandleFunc("/openapi/v3", s.serveOpenAPIV3Root).Methods(get...)
 	r.PathPrefix("/openapi/v3/").HandlerFunc(s.serveOpenAPIV3).Methods(get...)

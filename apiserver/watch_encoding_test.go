@@ -13,6 +13,7 @@ import (
 
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 )
 
 // openRawWatch starts a watch and returns its lines as the server wrote
@@ -21,7 +22,7 @@ func (s *testServer) openRawWatch(path string) <-chan []byte {
 	s.t.Helper()
 	req, err := http.NewRequestWithContext(s.t.Context(), "GET", s.url+path, nil)
 	require.NoError(s.t, err)
-	req.Header.Set("Authorization", "Bearer "+adminToken)
+	req.Header.Set("Authorization", "Bearer "+apiservertest.AdminToken)
 	resp, err := s.client.Do(req)
 	require.NoError(s.t, err, "watch %s", path)
 	require.Equal(s.t, http.StatusOK, resp.StatusCode, "watch %s", path)

@@ -15,6 +15,7 @@ import (
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/apiserver"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 	"github.com/minicp/minicp/storage/storagetest"
 )
 
@@ -26,7 +27,7 @@ func (s *testServer) openProtobufWatch(path, accept string) *watchStream {
 	s.t.Helper()
 	req, err := http.NewRequestWithContext(s.t.Context(), "GET", s.url+path, nil)
 	require.NoError(s.t, err)
-	req.Header.Set("Authorization", "Bearer "+adminToken)
+	req.Header.Set("Authorization", "Bearer "+apiservertest.AdminToken)
 	req.Header.Set("Accept", accept)
 	resp, err := s.client.Do(req)
 	require.NoError(s.t, err, "watch %s", path)

@@ -18,9 +18,12 @@ import (
 	authenticationv1 "github.com/minicp/minicp/api/authentication/v1"
 	authorizationv1 "github.com/minicp/minicp/api/authorization/v1"
 	autoscalingv1 "github.com/minicp/minicp/api/autoscaling/v1"
+	autoscalingv2 "github.com/minicp/minicp/api/autoscaling/v2"
 	batchv1 "github.com/minicp/minicp/api/batch/v1"
+	certificatesv1 "github.com/minicp/minicp/api/certificates/v1"
 	coordinationv1 "github.com/minicp/minicp/api/coordination/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
+	discoveryv1 "github.com/minicp/minicp/api/discovery/v1"
 	rbacv1 "github.com/minicp/minicp/api/rbac/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/clock"
@@ -99,7 +102,8 @@ func NewScheme() (*runtime.Scheme, error) {
 	s := runtime.NewScheme()
 	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, coordinationv1.AddToScheme,
 		appsv1.AddToScheme, batchv1.AddToScheme, autoscalingv1.AddToScheme, apiextensionsv1.AddToScheme, admissionregistrationv1.AddToScheme,
-		rbacv1.AddToScheme, authorizationv1.AddToScheme, authenticationv1.AddToScheme} {
+		rbacv1.AddToScheme, authorizationv1.AddToScheme, authenticationv1.AddToScheme, discoveryv1.AddToScheme,
+		autoscalingv2.AddToScheme, certificatesv1.AddToScheme} {
 		if err := add(s); err != nil {
 			return nil, fmt.Errorf("client: %w", err)
 		}

@@ -7,6 +7,7 @@ import (
 	batchv1 "github.com/minicp/minicp/api/batch/v1"
 	coordinationv1 "github.com/minicp/minicp/api/coordination/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
+	discoveryv1 "github.com/minicp/minicp/api/discovery/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/runtime"
 )
@@ -39,6 +40,9 @@ type (
 	ReplicaSetClient = Resource[*appsv1.ReplicaSet, *appsv1.ReplicaSetList]
 	// JobClient is the client of batch/v1 jobs.
 	JobClient = Resource[*batchv1.Job, *batchv1.JobList]
+	// EndpointSliceClient is the client of discovery.k8s.io/v1
+	// endpointslices.
+	EndpointSliceClient = Resource[*discoveryv1.EndpointSlice, *discoveryv1.EndpointSliceList]
 )
 
 // Clientset is the typed clients of the built-in resources over one
@@ -61,6 +65,7 @@ type Clientset struct {
 	deployments     *DeploymentClient
 	replicaSets     *ReplicaSetClient
 	jobs            *JobClient
+	endpointSlices  *EndpointSliceClient
 }
 
 // NewClientset returns the typed clients over c, whose scheme must hold
@@ -82,6 +87,7 @@ func NewClientset(c *Client) (*Clientset, error) {
 		newTyped(c, appsv1.SchemeGroupVersion.WithResource("deployments"), &cs.deployments),
 		newTyped(c, appsv1.SchemeGroupVersion.WithResource("replicasets"), &cs.replicaSets),
 		newTyped(c, batchv1.SchemeGroupVersion.WithResource("jobs"), &cs.jobs),
+		newTyped(c, discoveryv1.SchemeGroupVersion.WithResource("endpointslices"), &cs.endpointSlices),
 	}
 	for _, err := range errs {
 		if err != nil {
@@ -150,3 +156,9 @@ func (cs *Clientset) ReplicaSets(ns string) *ReplicaSetClient { return cs.replic
 
 // Jobs returns the jobs client of namespace ns ("" for all namespaces).
 func (cs *Clientset) Jobs(ns string) *JobClient { return cs.jobs.Namespace(ns) }
+
+// EndpointSlices returns the endpointslices client of namespace ns (""
+// for all namespaces).
+func (cs *Clientset) EndpointSlices(ns string) *EndpointSliceClient {
+	return cs.endpointSlices.Namespace(ns)
+}

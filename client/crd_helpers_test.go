@@ -1,7 +1,6 @@
 package client_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -11,6 +10,7 @@ import (
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/cluster"
+	"github.com/minicp/minicp/cluster/clustertest"
 )
 
 var developersGVR = runtime.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "developers"}
@@ -46,7 +46,7 @@ func developersCRD() *apiextensionsv1.CustomResourceDefinition {
 // installCRD creates crd through cl and returns once it is Established.
 func installCRD(t *testing.T, cl *client.Client, crd *apiextensionsv1.CustomResourceDefinition) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 	_, err := cluster.InstallCRDs(ctx, cl, []*apiextensionsv1.CustomResourceDefinition{crd})
 	require.NoError(t, err, "install CRD %s", crd.Name)

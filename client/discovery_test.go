@@ -13,9 +13,9 @@ import (
 	"github.com/minicp/minicp/api/meta/v1/unstructured"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/api/watch"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/cluster/clustertest"
-	"github.com/minicp/minicp/storage/storagetest"
 )
 
 // byGroupResource indexes resources by group and resource, failing the
@@ -109,7 +109,7 @@ func TestDiscoveryFollowsCRDs(t *testing.T) {
 	clustertest.WaitFor(t, crds, "developers.example.com", "to be gone",
 		func(_ *unstructured.Unstructured, found bool) bool { return !found })
 	for _, w := range watches {
-		expectClosed(t, w)
+		clustertest.WaitClosed(t, w)
 	}
 	infos, err = d.ServerPreferredResources(t.Context())
 	require.NoError(t, err)
@@ -138,11 +138,11 @@ func (f failingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 // resources come back, with an error naming it. One that answers 404 went
 // away after /apis listed it: it serves nothing, and is no failure.
 func TestDiscoveryPartialFailure(t *testing.T) {
-	api := newAPIServer(t, storagetest.Prefix(t))
+	api := apiservertest.New(t)
 	appsV1 := runtime.GroupVersion{Group: "apps", Version: "v1"}
 	for _, code := range []int{http.StatusInternalServerError, http.StatusNotFound} {
 		t.Run(http.StatusText(code), func(t *testing.T) {
-			c, err := client.New(client.Config{Host: "http://in-memory", BearerToken: adminToken,
+			c, err := client.New(client.Config{Host: "http://in-memory", BearerToken: apiservertest.AdminToken,
 				Transport: failingTransport{path: "/apis/apps/v1", code: code, next: client.NewInMemoryTransport(api.Handler())}})
 			require.NoError(t, err)
 

@@ -13,6 +13,7 @@ import (
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/api/watch"
 	"github.com/minicp/minicp/client"
+	"github.com/minicp/minicp/cluster/clustertest"
 )
 
 // newDeveloper returns an unstructured Developer to create in default.
@@ -50,7 +51,7 @@ func TestDynamicResourceOfCustomResource(t *testing.T) {
 		lang, _ := unstructured.NestedString(created.Content, "spec", "language")
 		assert.Equal(t, "go", lang)
 
-		ev := nextEvent(t, w)
+		ev := clustertest.NextEvent(t, w)
 		assert.Equal(t, watch.Added, ev.Type)
 		added, ok := ev.Object.(*unstructured.Unstructured)
 		require.True(t, ok, "watch events decode as Unstructured, not %T", ev.Object)
@@ -62,7 +63,7 @@ func TestDynamicResourceOfCustomResource(t *testing.T) {
 		unstructured.SetNestedField(created.Content, "rust", "spec", "language")
 		updated, err := devs.Update(t.Context(), created, client.WriteOptions{})
 		require.NoError(t, err, "update developer")
-		ev = nextEvent(t, w)
+		ev = clustertest.NextEvent(t, w)
 		assert.Equal(t, watch.Modified, ev.Type)
 		lang, _ = unstructured.NestedString(ev.Object.(*unstructured.Unstructured).Content, "spec", "language")
 		assert.Equal(t, "rust", lang)
@@ -72,7 +73,7 @@ func TestDynamicResourceOfCustomResource(t *testing.T) {
 		require.NoError(t, err, "update status")
 		assigned, _ := unstructured.NestedField(withStatus.Content, "status", "assigned")
 		assert.Equal(t, true, assigned)
-		ev = nextEvent(t, w)
+		ev = clustertest.NextEvent(t, w)
 		assert.Equal(t, watch.Modified, ev.Type, "the status update")
 
 		list, err := devs.List(t.Context(), client.ListOptions{})
@@ -88,7 +89,7 @@ func TestDynamicResourceOfCustomResource(t *testing.T) {
 		assert.IsType(t, &unstructured.Unstructured{}, obj)
 
 		require.NoError(t, devs.Delete(t.Context(), "megyo", metav1.DeleteOptions{}))
-		ev = nextEvent(t, w)
+		ev = clustertest.NextEvent(t, w)
 		assert.Equal(t, watch.Deleted, ev.Type)
 		assert.IsType(t, &unstructured.Unstructured{}, ev.Object)
 	})

@@ -10,13 +10,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/minicp/minicp/client"
-	"github.com/minicp/minicp/storage/storagetest"
+	"github.com/minicp/minicp/cluster/clustertest"
 )
 
 // TestLoadKubeconfigOfCluster loads the kubeconfig cluster.WriteKubeconfig
 // writes and talks to the cluster with it, as kubectl would.
 func TestLoadKubeconfigOfCluster(t *testing.T) {
-	c := startCluster(t, storagetest.Prefix(t))
+	c := clustertest.New(t, clustertest.WithNodes(0))
 	path := filepath.Join(t.TempDir(), "kubeconfig")
 	require.NoError(t, c.WriteKubeconfig(path))
 

@@ -15,7 +15,9 @@ import (
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/watch"
 	"github.com/minicp/minicp/apiserver"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 	"github.com/minicp/minicp/client"
+	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/storage/storagetest"
 )
 
@@ -39,7 +41,7 @@ func TestWatchDeliversChangesInOrder(t *testing.T) {
 		}{{watch.Added, "q-0"}, {watch.Modified, "q-0"}, {watch.Deleted, "p-0"}}
 		last := 0
 		for _, ev := range want {
-			got := nextEvent(t, w)
+			got := clustertest.NextEvent(t, w)
 			require.Equal(t, ev.typ, got.Type, "event for %s", ev.name)
 			pod, ok := got.Object.(*corev1.Pod)
 			require.True(t, ok, "a %s event carries a *Pod, got %T", got.Type, got.Object)
@@ -50,7 +52,7 @@ func TestWatchDeliversChangesInOrder(t *testing.T) {
 			last = rv
 		}
 		w.Stop()
-		expectClosed(t, w)
+		clustertest.WaitClosed(t, w)
 		w.Stop() // idempotent
 	})
 }
@@ -64,7 +66,7 @@ func TestWatchFromEmptyResourceVersionSendsState(t *testing.T) {
 		defer w.Stop()
 		var names []string
 		for range 2 {
-			ev := nextEvent(t, w)
+			ev := clustertest.NextEvent(t, w)
 			require.Equal(t, watch.Added, ev.Type)
 			names = append(names, ev.Object.(*corev1.Pod).Name)
 		}
@@ -79,7 +81,7 @@ func TestWatchEndsWithContext(t *testing.T) {
 		require.NoError(t, err)
 		defer w.Stop()
 		cancel()
-		expectClosed(t, w)
+		clustertest.WaitClosed(t, w)
 	})
 }
 
@@ -89,7 +91,7 @@ func TestWatchEndsWithServerTimeout(t *testing.T) {
 		w, err := cs.Pods("default").Watch(t.Context(), client.ListOptions{TimeoutSeconds: &zero})
 		require.NoError(t, err)
 		defer w.Stop()
-		expectClosed(t, w)
+		clustertest.WaitClosed(t, w)
 	})
 }
 
@@ -105,7 +107,7 @@ func TestWatchCompactedResourceVersionIsGone(t *testing.T) {
 		w, err := cs.Pods("default").Watch(t.Context(), client.ListOptions{ResourceVersion: "1"})
 		require.NoError(t, err, "the server accepts the watch and reports 410 in the stream")
 		defer w.Stop()
-		ev := nextEvent(t, w)
+		ev := clustertest.NextEvent(t, w)
 		require.Equal(t, watch.Error, ev.Type)
 		st, ok := ev.Object.(*metav1.Status)
 		require.True(t, ok, "an Error event carries a *Status, got %T", ev.Object)
@@ -113,22 +115,22 @@ func TestWatchCompactedResourceVersionIsGone(t *testing.T) {
 		assert.True(t, apierrors.IsGone(err), "compacted watch: %v", err)
 		assert.True(t, apierrors.IsResourceExpired(err), "compacted watch: %v", err)
 		assert.Equal(t, int32(http.StatusGone), st.Code)
-		expectClosed(t, w)
+		clustertest.WaitClosed(t, w)
 	})
 }
 
 func TestWatchBookmarks(t *testing.T) {
 	// The watch cache sends bookmarks every BookmarkFrequency; a short one
 	// keeps the test quick.
-	api := newAPIServer(t, storagetest.Prefix(t), func(o *apiserver.Options) { o.BookmarkFrequency = 100 * time.Millisecond })
-	cs := newClientset(t, client.Config{Host: "http://in-memory", Transport: client.NewInMemoryTransport(api.Handler()), BearerToken: adminToken})
+	api := apiservertest.New(t, func(o *apiserver.Options) { o.BookmarkFrequency = 100 * time.Millisecond })
+	cs := newClientset(t, client.Config{Host: "http://in-memory", Transport: client.NewInMemoryTransport(api.Handler()), BearerToken: apiservertest.AdminToken})
 	first := createPods(t, cs, "p", 1, nil)[0]
 	w, err := cs.Pods("default").Watch(t.Context(), client.ListOptions{
 		ResourceVersion: first.ResourceVersion, AllowWatchBookmarks: true,
 	})
 	require.NoError(t, err)
 	defer w.Stop()
-	ev := nextEvent(t, w)
+	ev := clustertest.NextEvent(t, w)
 	require.Equal(t, watch.Bookmark, ev.Type)
 	pod := ev.Object.(*corev1.Pod)
 	assert.NotEmpty(t, pod.ResourceVersion, "a bookmark carries a resourceVersion")

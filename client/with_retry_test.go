@@ -16,10 +16,11 @@ import (
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	"github.com/minicp/minicp/api/watch"
 	"github.com/minicp/minicp/apiserver"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 	"github.com/minicp/minicp/apiserver/filters"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock/clocktest"
-	"github.com/minicp/minicp/storage/storagetest"
+	"github.com/minicp/minicp/cluster/clustertest"
 )
 
 // The tests of the 429 retry run against a real API server whose
@@ -85,7 +86,7 @@ func holdSlot(t *testing.T, api *apiserver.Server, name string) (release func() 
 	}
 	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, "http://in-memory/api/v1/namespaces/default/pods", body)
 	require.NoError(t, err)
-	req.Header.Set("Authorization", "Bearer "+adminToken)
+	req.Header.Set("Authorization", "Bearer "+apiservertest.AdminToken)
 	req.Header.Set("Content-Type", "application/json")
 	codeCh := make(chan int, 1)
 	go func() {
@@ -97,7 +98,7 @@ func holdSlot(t *testing.T, api *apiserver.Server, name string) (release func() 
 		resp.Body.Close()
 		codeCh <- resp.StatusCode
 	}()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 	select {
 	case <-body.enteredCh:
@@ -118,18 +119,18 @@ func holdSlot(t *testing.T, api *apiserver.Server, name string) (release func() 
 // returns it with a client on a fake clock whose attempts rt records.
 func newRetryClient(t *testing.T) (*apiserver.Server, *client.Clientset, *clocktest.Fake, *recordingTransport) {
 	t.Helper()
-	api := newAPIServer(t, storagetest.Prefix(t), func(o *apiserver.Options) {
+	api := apiservertest.New(t, func(o *apiserver.Options) {
 		o.Limits = filters.Limits{MaxInFlight: 1}
 	})
 	clk := clocktest.NewFake(time.Unix(0, 0))
 	rt := &recordingTransport{next: client.NewInMemoryTransport(api.Handler())}
-	cs := newClientset(t, client.Config{Host: "http://in-memory", Transport: rt, BearerToken: adminToken, Clock: clk})
+	cs := newClientset(t, client.Config{Host: "http://in-memory", Transport: rt, BearerToken: apiservertest.AdminToken, Clock: clk})
 	return api, cs, clk, rt
 }
 
-// waitCtx bounds a test's waits.
+// waitCtx bounds a test's waits; it ends with the test.
 func waitCtx(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	t.Cleanup(cancel)
 	return ctx
 }
@@ -355,9 +356,9 @@ func TestWatchRetriedOnlyBeforeTheStream(t *testing.T) {
 	}
 	require.NoError(t, res.err, "Watch after the retry")
 	defer res.w.Stop()
-	ev := nextEvent(t, res.w)
+	ev := clustertest.NextEvent(t, res.w)
 	assert.Equal(t, watch.Added, ev.Type)
 	assert.Equal(t, "p", ev.Object.(*corev1.Pod).Name)
-	expectClosed(t, res.w)
+	clustertest.WaitClosed(t, res.w)
 	assert.Equal(t, []int{http.StatusTooManyRequests, http.StatusOK}, rt.Codes(), "no request after the stream ended")
 }

@@ -23,35 +23,51 @@ type certs struct {
 	server tls.Certificate
 }
 
-// certValidity is long enough that no test or workshop outlives it; the
-// certificates are regenerated at every start anyway.
+// certValidity is how long the serving certificate is valid: long
+// enough that no test or workshop outlives it; it is made anew at every
+// start anyway.
 const certValidity = 365 * 24 * time.Hour
 
-// newCerts creates a CA and a serving certificate for hosts (IP addresses
-// or DNS names), valid from now.
-func newCerts(now time.Time, hosts []string) (*certs, error) {
-	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+// caValidity is how long the CA is valid. A CA kept in a PKI directory
+// outlives many starts, and every kubeconfig written since trusts it.
+const caValidity = 10 * 365 * 24 * time.Hour
+
+// ca is a certificate authority: its certificate and key.
+type ca struct {
+	cert *x509.Certificate
+	der  []byte
+	key  *ecdsa.PrivateKey
+}
+
+// newCA creates a certificate authority valid from now.
+func newCA(now time.Time) (*ca, error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return nil, fmt.Errorf("generate CA key: %w", err)
 	}
-	caTemplate := &x509.Certificate{
+	template := &x509.Certificate{
 		SerialNumber:          serial(),
 		Subject:               pkix.Name{CommonName: "minicp-ca"},
 		NotBefore:             now.Add(-time.Minute), // tolerate small clock skew
-		NotAfter:              now.Add(certValidity),
+		NotAfter:              now.Add(caValidity),
 		KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature,
 		BasicConstraintsValid: true,
 		IsCA:                  true,
 	}
-	caDER, err := x509.CreateCertificate(rand.Reader, caTemplate, caTemplate, &caKey.PublicKey, caKey)
+	der, err := x509.CreateCertificate(rand.Reader, template, template, &key.PublicKey, key)
 	if err != nil {
 		return nil, fmt.Errorf("create CA certificate: %w", err)
 	}
-	ca, err := x509.ParseCertificate(caDER)
+	cert, err := x509.ParseCertificate(der)
 	if err != nil {
 		return nil, err
 	}
+	return &ca{cert: cert, der: der, key: key}, nil
+}
 
+// newCerts creates a serving certificate for hosts (IP addresses or DNS
+// names), valid from now and signed by authority.
+func newCerts(authority *ca, now time.Time, hosts []string) (*certs, error) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return nil, fmt.Errorf("generate serving key: %w", err)
@@ -71,13 +87,13 @@ func newCerts(now time.Time, hosts []string) (*certs, error) {
 			template.DNSNames = append(template.DNSNames, h)
 		}
 	}
-	der, err := x509.CreateCertificate(rand.Reader, template, ca, &key.PublicKey, caKey)
+	der, err := x509.CreateCertificate(rand.Reader, template, authority.cert, &key.PublicKey, authority.key)
 	if err != nil {
 		return nil, fmt.Errorf("create serving certificate: %w", err)
 	}
 	return &certs{
-		caPEM:  pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: caDER}),
-		server: tls.Certificate{Certificate: [][]byte{der, caDER}, PrivateKey: key},
+		caPEM:  pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: authority.der}),
+		server: tls.Certificate{Certificate: [][]byte{der, authority.der}, PrivateKey: key},
 	}, nil
 }
 

@@ -2,9 +2,7 @@ package cluster
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/tls"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -13,10 +11,13 @@ import (
 	"sync"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	apiextensionsv1 "github.com/minicp/minicp/api/apiextensions/v1"
 	"github.com/minicp/minicp/apiserver"
+	"github.com/minicp/minicp/apiserver/audit"
 	"github.com/minicp/minicp/apiserver/authn"
 	"github.com/minicp/minicp/apiserver/request"
 	"github.com/minicp/minicp/clock"
@@ -44,7 +45,27 @@ type Options struct {
 	// ListenAddr is the API server's address. Defaults to 127.0.0.1:0, a
 	// free port.
 	ListenAddr string
-	// Token is the admin's bearer token. Defaults to a random one.
+	// Listener, when set, is the API server's listener, bound by the
+	// caller (so a taken port is known before anything starts) and used
+	// instead of ListenAddr. Start closes it.
+	Listener net.Listener
+	// AuditSink receives an audit.k8s.io/v1 Event per API request (see
+	// apiserver.Options). Defaults to Debug records on Logger.
+	AuditSink audit.Sink
+	// MetricsRegistry is where the controller-manager and the scheduler
+	// register their metrics; the API server serves it on /metrics next
+	// to its own. Defaults to a new registry with the Go runtime and
+	// process collectors, one per cluster, never Prometheus' global one.
+	MetricsRegistry *prometheus.Registry
+	// DisableProfiling turns off the API server's /debug/pprof.
+	DisableProfiling bool
+	// PKIDir keeps the cluster's CA and the admin token across restarts,
+	// so kubeconfigs written before a restart keep working after it
+	// (ca.crt, ca.key, admin.token; created on first use). Defaults to
+	// none: a new CA and token at every start.
+	PKIDir string
+	// Token is the admin's bearer token. Defaults to the one kept in
+	// PKIDir, or a random one.
 	Token string
 	// TokenAuthFile names a kube-apiserver --token-auth-file (CSV lines
 	// token,user,uid,"group1,group2") whose users are accepted besides the
@@ -79,6 +100,13 @@ type Options struct {
 	// each is Established.
 	CRDs     []*apiextensionsv1.CustomResourceDefinition
 	CRDPaths []string
+	// DisableServiceNetwork turns off the Service proxy and cluster DNS
+	// (packages proxy and proxy/dns), which are on by default: ClusterIPs,
+	// node ports and load balancer IPs then carry no traffic, no name
+	// resolves, and pods' servers listen on free ports of 127.0.0.1. One
+	// process can run one cluster with them on: they listen on fixed
+	// loopback addresses (see package proxy).
+	DisableServiceNetwork bool
 	// Clock defaults to clock.Real.
 	Clock clock.Clock
 	// Logger defaults to a discard logger.
@@ -112,13 +140,17 @@ func New(opts Options) (*Cluster, error) {
 	if opts.Clock == nil {
 		opts.Clock = clock.Real
 	}
+	if opts.MetricsRegistry == nil {
+		opts.MetricsRegistry = prometheus.NewRegistry()
+		opts.MetricsRegistry.MustRegister(collectors.NewGoCollector(),
+			collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	}
 	token := opts.Token
 	if token == "" {
-		b := make([]byte, 16)
-		if _, err := rand.Read(b); err != nil {
-			return nil, fmt.Errorf("cluster: generate token: %w", err)
+		var err error
+		if token, err = loadOrCreateToken(opts.PKIDir); err != nil {
+			return nil, fmt.Errorf("cluster: %w", err)
 		}
-		token = hex.EncodeToString(b)
 	}
 	return &Cluster{
 		opts:    opts,
@@ -153,6 +185,11 @@ const etcdStartTimeout = 30 * time.Second
 // server stops serving, its watch caches and the compactor stop, then the
 // etcd client closes, then the embedded etcd stops.
 func (c *Cluster) Start(ctx context.Context) (err error) {
+	if c.opts.Listener != nil {
+		// Closed here when Start fails before serving on it; once served,
+		// Serve has closed it and this second Close does nothing.
+		defer c.opts.Listener.Close()
+	}
 	etcdClient, closeEtcd, err := c.startEtcd(ctx)
 	if err != nil {
 		return err
@@ -184,6 +221,9 @@ func (c *Cluster) Start(ctx context.Context) (err error) {
 		AuthorizationMode: c.opts.AuthorizationMode,
 		Clock:             c.opts.Clock,
 		Logger:            c.log,
+		AuditSink:         c.opts.AuditSink,
+		MetricsGatherer:   c.opts.MetricsRegistry,
+		DisableProfiling:  c.opts.DisableProfiling,
 	})
 	if err != nil {
 		return fmt.Errorf("cluster: %w", err)
@@ -202,14 +242,21 @@ func (c *Cluster) Start(ctx context.Context) (err error) {
 	if err := server.WaitReady(ctx); err != nil {
 		return fmt.Errorf("cluster: watch caches: %w", err)
 	}
-	ln, err := net.Listen("tcp", c.opts.ListenAddr)
-	if err != nil {
-		return fmt.Errorf("cluster: listen: %w", err)
+	ln := c.opts.Listener
+	if ln == nil {
+		if ln, err = net.Listen("tcp", c.opts.ListenAddr); err != nil {
+			return fmt.Errorf("cluster: listen: %w", err)
+		}
 	}
 	host, _, _ := net.SplitHostPort(ln.Addr().String())
 	// Certificates are checked against the real time by every TLS peer,
 	// whatever clock the cluster runs on.
-	certs, err := newCerts(time.Now(), []string{host, "127.0.0.1", "::1", "localhost"})
+	authority, err := loadOrCreateCA(c.opts.PKIDir, time.Now())
+	if err != nil {
+		ln.Close()
+		return fmt.Errorf("cluster: %w", err)
+	}
+	certs, err := newCerts(authority, time.Now(), []string{host, "127.0.0.1", "::1", "localhost"})
 	if err != nil {
 		ln.Close()
 		return fmt.Errorf("cluster: %w", err)
@@ -221,6 +268,12 @@ func (c *Cluster) Start(ctx context.Context) (err error) {
 	if err := server.EnsureKubernetesService(ctx, ln.Addr().(*net.TCPAddr).AddrPort()); err != nil {
 		ln.Close()
 		return fmt.Errorf("cluster: %w", err)
+	}
+	if !c.opts.DisableServiceNetwork {
+		if err := c.ensureDNSService(ctx, server); err != nil {
+			ln.Close()
+			return fmt.Errorf("cluster: %w", err)
+		}
 	}
 	if err := c.installCRDs(ctx, server); err != nil {
 		ln.Close()

@@ -1,7 +1,6 @@
 package cluster_test
 
 import (
-	"context"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -12,25 +11,22 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/minicp/minicp/cluster"
+	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/storage/storagetest"
 )
 
-// run starts a cluster with opts until the test ends.
+// run starts a cluster with opts until the test ends: the package's own
+// tests need every cluster.Options field, which clustertest.New does not
+// expose.
 func run(t *testing.T, opts cluster.Options) *cluster.Cluster {
 	t.Helper()
 	c, err := cluster.New(opts)
 	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(t.Context())
-	errCh := make(chan error, 1)
-	go func() { errCh <- c.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		assert.NoError(t, <-errCh, "cluster stops cleanly")
-	})
+	running := clustertest.Start(t, c)
 	select {
 	case <-c.Ready():
-	case err := <-errCh:
-		t.Fatalf("cluster did not start: %v", err)
+	case <-running.Done():
+		t.Fatal("the cluster stopped before it was ready")
 	}
 	return c
 }

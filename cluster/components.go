@@ -11,6 +11,7 @@ import (
 	"github.com/minicp/minicp/controllers/controllermanager"
 	"github.com/minicp/minicp/controllers/manager"
 	"github.com/minicp/minicp/kubelet"
+	"github.com/minicp/minicp/kubelet/cri/simulated"
 	"github.com/minicp/minicp/scheduler"
 	"github.com/minicp/minicp/wait"
 )
@@ -23,6 +24,7 @@ type components struct {
 	controllerManager *manager.Manager
 	scheduler         *scheduler.Scheduler
 	kubelets          []*kubelet.Kubelet
+	network           *serviceNetwork
 }
 
 // maxNodes is how many nodes fit the pod CIDR scheme: node i gets
@@ -53,7 +55,7 @@ func (c *Cluster) newComponents(server *apiserver.Server) (*components, error) {
 		return nil, fmt.Errorf("cluster: %w", err)
 	}
 	if len(controllers) > 0 {
-		mgr, err := manager.New(manager.Options{Client: cl, Clock: c.opts.Clock, Logger: c.log})
+		mgr, err := manager.New(manager.Options{Client: cl, Clock: c.opts.Clock, Logger: c.log, MetricsRegistry: c.opts.MetricsRegistry})
 		if err != nil {
 			return nil, fmt.Errorf("cluster: controller-manager: %w", err)
 		}
@@ -62,10 +64,18 @@ func (c *Cluster) newComponents(server *apiserver.Server) (*components, error) {
 		}
 		comps.controllerManager = mgr
 	}
+	var clusterNet *containerNetwork
+	if !c.opts.DisableServiceNetwork {
+		if comps.network, err = c.newServiceNetwork(cs); err != nil {
+			return nil, fmt.Errorf("cluster: %w", err)
+		}
+		clusterNet = &containerNetwork{dns: comps.network.dns}
+	}
 	if c.opts.Nodes == 0 {
 		return comps, nil
 	}
-	if comps.scheduler, err = scheduler.New(scheduler.Options{Clientset: cs, Config: c.opts.SchedulerConfig, Clock: c.opts.Clock, Logger: c.log}); err != nil {
+	if comps.scheduler, err = scheduler.New(scheduler.Options{Clientset: cs, Config: c.opts.SchedulerConfig, Clock: c.opts.Clock,
+		Logger: c.log, MetricsRegistry: c.opts.MetricsRegistry}); err != nil {
 		return nil, fmt.Errorf("cluster: scheduler: %w", err)
 	}
 	for i := range c.opts.Nodes {
@@ -73,8 +83,10 @@ func (c *Cluster) newComponents(server *apiserver.Server) (*components, error) {
 			NodeName:  NodeName(i),
 			Clientset: cs,
 			PodCIDR:   netip.PrefixFrom(netip.AddrFrom4([4]byte{10, 244, byte(i), 0}), 24),
-			Clock:     c.opts.Clock,
-			Logger:    c.log,
+			// A nil *containerNetwork must stay a nil interface.
+			ClusterNetwork: clusterNetworkOrNil(clusterNet),
+			Clock:          c.opts.Clock,
+			Logger:         c.log,
 		})
 		if err != nil {
 			return nil, fmt.Errorf("cluster: kubelet %d: %w", i, err)
@@ -84,11 +96,31 @@ func (c *Cluster) newComponents(server *apiserver.Server) (*components, error) {
 	return comps, nil
 }
 
+func clusterNetworkOrNil(n *containerNetwork) simulated.ClusterNetwork {
+	if n == nil {
+		return nil
+	}
+	return n
+}
+
 // NodeName is the name of the cluster's i-th node (from 0).
 func NodeName(i int) string { return fmt.Sprintf("minicp-node-%d", i+1) }
 
 // start runs every component until ctx is done; wg waits for them.
 func (comps *components) start(ctx context.Context, wg *sync.WaitGroup, c *Cluster) {
+	if n := comps.network; n != nil {
+		// DNS first: the proxy leaves the kube-dns Service to it.
+		wg.Go(func() {
+			if err := n.dns.Start(ctx); err != nil && ctx.Err() == nil {
+				c.log.Error("dns stopped", "err", err)
+			}
+		})
+		wg.Go(func() {
+			if err := n.proxy.Start(ctx); err != nil && ctx.Err() == nil {
+				c.log.Error("kube-proxy stopped", "err", err)
+			}
+		})
+	}
 	if comps.controllerManager != nil {
 		wg.Go(func() {
 			if err := comps.controllerManager.Start(ctx); err != nil && ctx.Err() == nil {
@@ -145,6 +177,9 @@ func (comps *components) waitReady(ctx context.Context) error {
 	}
 	for _, k := range comps.kubelets {
 		chans = append(chans, k.Ready())
+	}
+	if n := comps.network; n != nil {
+		chans = append(chans, n.dns.Ready(), n.proxy.Ready())
 	}
 	for _, ch := range chans {
 		select {

@@ -17,28 +17,15 @@ import (
 	"github.com/minicp/minicp/storage/storagetest"
 )
 
-// startCluster runs a cluster on the shared test etcd until the test ends.
+// startCluster runs a cluster on the shared test etcd, changed by mutate,
+// until the test ends.
 func startCluster(t *testing.T, mutate ...func(*cluster.Options)) *cluster.Cluster {
 	t.Helper()
 	opts := cluster.Options{Etcd: storagetest.Client(t), StoragePrefix: storagetest.Prefix(t)}
 	for _, m := range mutate {
 		m(&opts)
 	}
-	c, err := cluster.New(opts)
-	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(t.Context())
-	errCh := make(chan error, 1)
-	go func() { errCh <- c.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		assert.NoError(t, <-errCh, "cluster stops cleanly")
-	})
-	select {
-	case <-c.Ready():
-	case err := <-errCh:
-		t.Fatalf("cluster did not start: %v", err)
-	}
-	return c
+	return run(t, opts)
 }
 
 // kubectl runs the real kubectl against c, skipping the test when kubectl

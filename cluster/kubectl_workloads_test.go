@@ -149,18 +149,19 @@ func TestKubectlWorkloads(t *testing.T) {
 	// Discovery, as kubectl api-resources shows it.
 	out = k.run("api-resources")
 	for name, want := range map[string][]string{
-		"deployments":     {"deploy", "apps/v1", "true", "Deployment"},
-		"replicasets":     {"rs", "apps/v1", "true", "ReplicaSet"},
-		"jobs":            {"batch/v1", "true", "Job"},
-		"services":        {"svc", "v1", "true", "Service"},
-		"endpoints":       {"ep", "v1", "true", "Endpoints"},
-		"configmaps":      {"cm", "v1", "true", "ConfigMap"},
-		"secrets":         {"v1", "true", "Secret"},
-		"serviceaccounts": {"sa", "v1", "true", "ServiceAccount"},
+		"deployments":              {"deploy", "apps/v1", "true", "Deployment"},
+		"replicasets":              {"rs", "apps/v1", "true", "ReplicaSet"},
+		"jobs":                     {"batch/v1", "true", "Job"},
+		"services":                 {"svc", "v1", "true", "Service"},
+		"endpoints":                {"ep", "v1", "true", "Endpoints"},
+		"configmaps":               {"cm", "v1", "true", "ConfigMap"},
+		"secrets":                  {"v1", "true", "Secret"},
+		"serviceaccounts":          {"sa", "v1", "true", "ServiceAccount"},
+		"horizontalpodautoscalers": {"hpa", "autoscaling/v2", "true", "HorizontalPodAutoscaler"},
 	} {
 		assert.Equal(t, want, row(t, out, name)[1:], "kubectl api-resources: %s", name)
 	}
-	assert.NotContains(t, out, "autoscaling", "Scale is not a resource")
+	assert.NotContains(t, out, "Scale\n", "Scale is not a resource")
 
 	// `kubectl get all` follows the "all" category.
 	out = k.run("get", "all")

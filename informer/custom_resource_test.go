@@ -1,7 +1,6 @@
 package informer_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
@@ -12,6 +11,7 @@ import (
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/meta/v1/unstructured"
 	"github.com/minicp/minicp/api/runtime"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/cluster"
 	"github.com/minicp/minicp/cluster/clustertest"
@@ -85,29 +85,15 @@ func (r *typeRecorder) OnDelete(obj any)                 { r.record("delete", ob
 
 func (r *typeRecorder) next(t *testing.T) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
-	defer cancel()
-	select {
-	case l := <-r.lines:
-		return l
-	case <-ctx.Done():
-		t.Fatal("no handler call")
-		return ""
-	}
+	return clustertest.Receive(t, r.lines, "handler call")
 }
 
 // startFactory runs f until the test ends and waits for its informers to
 // sync.
 func startFactory(t *testing.T, f *informer.SharedInformerFactory) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.WithoutCancel(t.Context()))
-	done := make(chan error, 1)
-	go func() { done <- f.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		assert.NoError(t, <-done, "the factory stops cleanly")
-	})
-	waitCtx, waitCancel := context.WithTimeout(t.Context(), waitTimeout)
+	clustertest.Start(t, f)
+	waitCtx, waitCancel := clustertest.WaitContext(t)
 	defer waitCancel()
 	require.NoError(t, f.WaitForCacheSync(waitCtx))
 }
@@ -139,9 +125,9 @@ func TestInformerOfCustomResource(t *testing.T) {
 			scheme, err := client.NewScheme()
 			require.NoError(t, err)
 			cl, err := client.New(client.Config{Host: "http://in-memory", Transport: client.NewInMemoryTransport(api.Handler()),
-				BearerToken: clustertest.AdminToken, Scheme: scheme})
+				BearerToken: apiservertest.AdminToken, Scheme: scheme})
 			require.NoError(t, err)
-			installCtx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+			installCtx, cancel := clustertest.WaitContext(t)
 			defer cancel()
 			_, err = cluster.InstallCRDs(installCtx, cl, []*apiextensionsv1.CustomResourceDefinition{developersCRD()})
 			require.NoError(t, err, "install the CRD")

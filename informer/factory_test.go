@@ -12,6 +12,7 @@ import (
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/client"
+	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/informer"
 )
 
@@ -30,14 +31,8 @@ func TestSharedInformerFactory(t *testing.T) {
 	_, err = f.InformerFor(corev1.SchemeGroupVersion.WithResource("widgets"))
 	assert.ErrorContains(t, err, "not in the scheme")
 
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan error, 1)
-	go func() { done <- f.Start(ctx) }()
-	defer func() {
-		cancel()
-		assert.NoError(t, <-done)
-	}()
-	waitCtx, waitCancel := context.WithTimeout(t.Context(), waitTimeout)
+	clustertest.Start(t, f)
+	waitCtx, waitCancel := clustertest.WaitContext(t)
 	defer waitCancel()
 	require.NoError(t, f.WaitForCacheSync(waitCtx))
 	assert.Equal(t, []string{"default/a"}, pods.Indexer().ListKeys())
@@ -52,7 +47,7 @@ func TestSharedInformerFactory(t *testing.T) {
 	_, err = nodes.AddEventHandler(rec, informer.HandlerOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, "n1", rec.next(t), "the late informer lists nodes")
-	assert.ErrorContains(t, f.Start(ctx), "already started")
+	assert.ErrorContains(t, f.Start(t.Context()), "already started")
 }
 
 func TestWaitForCacheSyncTimesOut(t *testing.T) {
@@ -61,13 +56,7 @@ func TestWaitForCacheSyncTimesOut(t *testing.T) {
 	require.NoError(t, err)
 	_, err = f.InformerFor(podsGVR)
 	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan error, 1)
-	go func() { done <- f.Start(ctx) }()
-	defer func() {
-		cancel()
-		assert.NoError(t, <-done)
-	}()
+	clustertest.Start(t, f)
 	waitCtx, waitCancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
 	defer waitCancel()
 	assert.ErrorIs(t, f.WaitForCacheSync(waitCtx), context.DeadlineExceeded)
@@ -86,13 +75,5 @@ func (r *nameRecorder) OnDelete(any)                 {}
 
 func (r *nameRecorder) next(t *testing.T) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
-	defer cancel()
-	select {
-	case n := <-r.names:
-		return n
-	case <-ctx.Done():
-		t.Fatal("no add")
-		return ""
-	}
+	return clustertest.Receive(t, r.names, "add")
 }

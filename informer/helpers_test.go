@@ -16,17 +16,13 @@ import (
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/apiserver"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/informer"
 	"github.com/minicp/minicp/storage/storagetest"
 	"github.com/minicp/minicp/wait"
 )
-
-// waitTimeout bounds every wait for an event. Events arrive in
-// milliseconds; 30s is for a loaded CI machine under -race, and turns a
-// lost event into a failure instead of a hang.
-const waitTimeout = 30 * time.Second
 
 var podsGVR = corev1.SchemeGroupVersion.WithResource("pods")
 
@@ -49,13 +45,13 @@ func asPod(obj any) *corev1.Pod {
 // listening: for the in-memory transport.
 func newAPIServer(t testing.TB, prefix string, mutate ...func(*apiserver.Options)) *apiserver.Server {
 	t.Helper()
-	return clustertest.NewAPIServer(t, append([]func(*apiserver.Options){func(o *apiserver.Options) { o.StoragePrefix = prefix }}, mutate...)...)
+	return apiservertest.New(t, append([]func(*apiserver.Options){func(o *apiserver.Options) { o.StoragePrefix = prefix }}, mutate...)...)
 }
 
 // newClientset returns a clientset over rt.
 func newClientset(t testing.TB, rt http.RoundTripper) *client.Clientset {
 	t.Helper()
-	c, err := client.New(client.Config{Host: "http://in-memory", Transport: rt, BearerToken: clustertest.AdminToken})
+	c, err := client.New(client.Config{Host: "http://in-memory", Transport: rt, BearerToken: apiservertest.AdminToken})
 	require.NoError(t, err)
 	cs, err := client.NewClientset(c)
 	require.NoError(t, err)
@@ -87,14 +83,8 @@ func newPodInformer(t testing.TB, cs *client.Clientset, opts informer.SharedInfo
 // run starts the informer until the test ends and waits for its sync.
 func run(t testing.TB, inf *informer.SharedInformer) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.WithoutCancel(t.Context()))
-	errCh := make(chan error, 1)
-	go func() { errCh <- inf.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		assert.NoError(t, <-errCh, "the informer stops cleanly")
-	})
-	waitCtx, waitCancel := context.WithTimeout(t.Context(), waitTimeout)
+	clustertest.Start(t, inf)
+	waitCtx, waitCancel := clustertest.WaitContext(t)
 	defer waitCancel()
 	require.NoError(t, inf.WaitForSync(waitCtx))
 }
@@ -162,15 +152,7 @@ func (r *recorder) OnDelete(obj any) {
 // next returns the next line, failing the test if none comes.
 func (r *recorder) next(t testing.TB) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
-	defer cancel()
-	select {
-	case l := <-r.lines:
-		return l
-	case <-ctx.Done():
-		t.Fatalf("no handler call within %v", waitTimeout)
-		return ""
-	}
+	return clustertest.Receive(t, r.lines, "handler call")
 }
 
 // nextN returns the next n lines.

@@ -16,6 +16,7 @@ import (
 	"github.com/minicp/minicp/api/watch"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock/clocktest"
+	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/informer"
 	"github.com/minicp/minicp/wait"
 )
@@ -84,7 +85,7 @@ func (s *scriptedLW) Watch(ctx context.Context, opts client.ListOptions) (watch.
 // expectList waits for the reflector's next List.
 func (s *scriptedLW) expectList(t *testing.T) listCall {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 	select {
 	case c := <-s.lists:
@@ -100,7 +101,7 @@ func (s *scriptedLW) expectList(t *testing.T) listCall {
 // expectWatch waits for the reflector's next Watch.
 func (s *scriptedLW) expectWatch(t *testing.T) watchCall {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 	select {
 	case c := <-s.watches:
@@ -177,7 +178,7 @@ func (s *recordingStore) Replace(list []runtime.Object, rv string) error {
 
 func (s *recordingStore) next(t *testing.T) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 	select {
 	case l := <-s.lines:
@@ -194,13 +195,7 @@ func startReflector(t *testing.T, lw informer.ListerWatcher, store informer.Refl
 	opts.ListerWatcher, opts.Store = lw, store
 	r, err := informer.NewReflector(opts)
 	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan error, 1)
-	go func() { done <- r.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		assert.NoError(t, <-done)
-	})
+	clustertest.Start(t, r)
 	return r
 }
 
@@ -376,7 +371,7 @@ func TestReflectorWatchErrorHandler(t *testing.T) {
 	errs := make(chan error, 10)
 	startReflector(t, lw, store, informer.ReflectorOptions{Clock: clk,
 		WatchErrorHandler: func(err error) { errs <- err }})
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 
 	lw.expectList(t).reply <- listReply{list: podList("10")}

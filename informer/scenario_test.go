@@ -1,7 +1,6 @@
 package informer_test
 
 import (
-	"context"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 	"github.com/minicp/minicp/apiserver"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/cluster"
+	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/informer"
 	"github.com/minicp/minicp/storage/storagetest"
 )
@@ -159,23 +159,11 @@ func startCluster(t *testing.T, opts cluster.Options) (*cluster.Cluster, func())
 	opts.Etcd = storagetest.Client(t)
 	c, err := cluster.New(opts)
 	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.WithoutCancel(t.Context()))
-	errCh := make(chan error, 1)
-	go func() { errCh <- c.Start(ctx) }()
-	stopped := false
-	stop := func() {
-		if stopped {
-			return
-		}
-		stopped = true
-		cancel()
-		assert.NoError(t, <-errCh, "the cluster stops cleanly")
-	}
-	t.Cleanup(stop)
+	running := clustertest.Start(t, c)
 	select {
 	case <-c.Ready():
-	case err := <-errCh:
-		t.Fatalf("cluster did not start: %v", err)
+	case <-running.Done():
+		t.Fatal("the cluster stopped before it was ready")
 	}
-	return c, stop
+	return c, running.Stop
 }

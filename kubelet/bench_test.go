@@ -10,8 +10,10 @@ import (
 
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock/clocktest"
+	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/kubelet"
 )
 
@@ -26,8 +28,8 @@ import (
 func BenchmarkIdleNode(b *testing.B) {
 	for _, nodes := range []int{10, 100} {
 		b.Run(fmt.Sprintf("nodes=%d", nodes), func(b *testing.B) {
-			api := newAPIServer(b)
-			cs := newClientset(b, api)
+			api := apiservertest.New(b)
+			cs := clustertest.InMemoryClientset(b, api)
 			clk := clocktest.NewFake(epoch)
 			for i := 0; i < b.N; i++ {
 				before, goroutines := memInUse()
@@ -83,8 +85,8 @@ func BenchmarkPodsToRunning(b *testing.B) {
 	const pods, nodes = 1000, 100
 	b.StopTimer()
 	for i := 0; i < b.N; i++ {
-		api := newAPIServer(b)
-		cs := newClientset(b, api)
+		api := apiservertest.New(b)
+		cs := clustertest.InMemoryClientset(b, api)
 		clk := clocktest.NewFake(epoch)
 		ctx, cancel := context.WithCancel(context.Background())
 		var wg sync.WaitGroup

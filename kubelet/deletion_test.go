@@ -11,6 +11,7 @@ import (
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/client"
+	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/kubelet/cri"
 	"github.com/minicp/minicp/kubelet/cri/simulated"
 )
@@ -112,7 +113,7 @@ func TestForceDeleteCleansUp(t *testing.T) {
 	// The kubelet hears of the delete through its watch: wait for the
 	// runtime to change until it is empty.
 	rt := h.kl.Runtime().(*simulated.Runtime)
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 	for {
 		changed := rt.Changed()

@@ -12,6 +12,7 @@ import (
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock/clocktest"
 	"github.com/minicp/minicp/cluster"
+	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/kubelet"
 )
 
@@ -94,7 +95,7 @@ func ExampleNew() {
 
 // waitForPhase watches the pod until it is in phase.
 func waitForPhase(ctx context.Context, cs *client.Clientset, name string, phase corev1.PodPhase) *corev1.Pod {
-	ctx, cancel := context.WithTimeout(ctx, waitTimeout)
+	ctx, cancel := context.WithTimeout(ctx, clustertest.WaitTimeout)
 	defer cancel()
 	w, err := cs.Pods("default").Watch(ctx, client.ListOptions{FieldSelector: "metadata.name=" + name})
 	if err != nil {

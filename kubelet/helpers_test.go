@@ -1,7 +1,6 @@
 package kubelet_test
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -9,7 +8,6 @@ import (
 	"net/netip"
 	"net/url"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,35 +16,18 @@ import (
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/watch"
-	"github.com/minicp/minicp/apiserver"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock/clocktest"
 	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/kubelet"
 )
 
-// waitTimeout bounds every wait for the kubelet or the API server. Things
-// happen in milliseconds; 30s is for a loaded CI machine under -race, and
-// turns a lost event into a failure instead of a hang.
-const waitTimeout = 30 * time.Second
-
 // epoch is where every test's fake clock starts.
 var epoch = time.Date(2024, 5, 6, 7, 0, 0, 0, time.UTC)
 
 // podCIDR is the test node's pod range.
 var podCIDR = netip.MustParsePrefix("10.244.1.0/24")
-
-// newAPIServer returns an API server on the shared etcd under its own
-// prefix, not listening: for the in-memory transport.
-func newAPIServer(t testing.TB) *apiserver.Server {
-	t.Helper()
-	return clustertest.NewAPIServer(t)
-}
-
-func newClientset(t testing.TB, api *apiserver.Server) *client.Clientset {
-	t.Helper()
-	return clustertest.InMemoryClientset(t, api)
-}
 
 // harness is a started kubelet for node-1 on a fake clock, talking to an
 // API server of its own through the in-memory transport.
@@ -61,8 +42,8 @@ type harness struct {
 
 func newHarness(t *testing.T, mutate ...func(*kubelet.Options)) *harness {
 	t.Helper()
-	api := newAPIServer(t)
-	h := &harness{t: t, clock: clocktest.NewFake(epoch), cs: newClientset(t, api), node: "node-1"}
+	api := apiservertest.New(t)
+	h := &harness{t: t, clock: clocktest.NewFake(epoch), cs: clustertest.InMemoryClientset(t, api), node: "node-1"}
 	opts := kubelet.Options{
 		NodeName: h.node, Clientset: h.cs, PodCIDR: podCIDR, Clock: h.clock,
 		Logger: slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn})),
@@ -82,20 +63,13 @@ func newHarness(t *testing.T, mutate ...func(*kubelet.Options)) *harness {
 // be called more than once.
 func startKubelet(t *testing.T, kl *kubelet.Kubelet) func() {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- kl.Start(ctx) }()
-	stop := sync.OnceFunc(func() {
-		cancel()
-		require.NoError(t, <-done, "kubelet Start")
-	})
-	t.Cleanup(stop)
-	wait, cancelWait := context.WithTimeout(t.Context(), waitTimeout)
+	stop := clustertest.Start(t, kl).Stop
+	wait, cancelWait := clustertest.WaitContext(t)
 	defer cancelWait()
 	select {
 	case <-kl.Ready():
 	case <-wait.Done():
-		t.Fatalf("kubelet %s not ready within %v", kl.NodeName(), waitTimeout)
+		t.Fatalf("kubelet %s not ready within %v", kl.NodeName(), clustertest.WaitTimeout)
 	}
 	return stop
 }
@@ -103,7 +77,7 @@ func startKubelet(t *testing.T, kl *kubelet.Kubelet) func() {
 // waitIdle waits for the kubelet to have nothing to do at the clock's time.
 func (h *harness) waitIdle() {
 	h.t.Helper()
-	ctx, cancel := context.WithTimeout(h.t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(h.t)
 	defer cancel()
 	require.NoError(h.t, h.kl.WaitIdle(ctx), "WaitIdle")
 }
@@ -146,14 +120,14 @@ func (h *harness) run(pod *corev1.Pod) *corev1.Pod {
 // the condition in the failure message.
 func (h *harness) waitPod(name, what string, cond func(*corev1.Pod) bool) *corev1.Pod {
 	h.t.Helper()
-	ctx, cancel := context.WithTimeout(h.t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(h.t)
 	defer cancel()
 	pods := h.cs.Pods("default")
 	var last *corev1.Pod
 	for {
 		p, err := pods.Get(ctx, name, client.GetOptions{})
 		if ctx.Err() != nil {
-			h.t.Fatalf("pod %s: %s: not within %v; last seen:\n%s", name, what, waitTimeout, describe(last))
+			h.t.Fatalf("pod %s: %s: not within %v; last seen:\n%s", name, what, clustertest.WaitTimeout, describe(last))
 		}
 		require.NoError(h.t, err, "get pod %s", name)
 		last = p
@@ -182,13 +156,13 @@ func (h *harness) waitPod(name, what string, cond func(*corev1.Pod) bool) *corev
 // before the delete, so no event is missed however fast the delete is.
 func (h *harness) waitGone(seen *corev1.Pod) *corev1.Pod {
 	h.t.Helper()
-	ctx, cancel := context.WithTimeout(h.t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(h.t)
 	defer cancel()
 	pods := h.cs.Pods("default")
 	for {
 		w, err := pods.Watch(ctx, client.ListOptions{FieldSelector: "metadata.name=" + seen.Name, ResourceVersion: seen.ResourceVersion})
 		if ctx.Err() != nil {
-			h.t.Fatalf("pod %s not deleted within %v; last seen:\n%s", seen.Name, waitTimeout, describe(seen))
+			h.t.Fatalf("pod %s not deleted within %v; last seen:\n%s", seen.Name, clustertest.WaitTimeout, describe(seen))
 		}
 		require.NoError(h.t, err, "watch pod %s", seen.Name)
 		for ev := range w.ResultChan() {
@@ -277,13 +251,13 @@ func waitingFor(name, reason string, restarts int32) func(*corev1.Pod) bool {
 // (from the kubelet) and returns all the kubelet's Events about it.
 func (h *harness) waitEvents(pod string, reasons ...string) []corev1.Event {
 	h.t.Helper()
-	ctx, cancel := context.WithTimeout(h.t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(h.t)
 	defer cancel()
 	events := h.cs.Events("default")
 	for {
 		list, err := events.List(ctx, client.ListOptions{})
 		if ctx.Err() != nil {
-			h.t.Fatalf("events %v of pod %s not recorded within %v", reasons, pod, waitTimeout)
+			h.t.Fatalf("events %v of pod %s not recorded within %v", reasons, pod, clustertest.WaitTimeout)
 		}
 		require.NoError(h.t, err, "list events")
 		var mine []corev1.Event

@@ -111,6 +111,10 @@ type Options struct {
 	// NodeStatusUpdateFrequency is how often the node's conditions get a
 	// new lastHeartbeatTime. Defaults to DefaultNodeStatusUpdateFrequency.
 	NodeStatusUpdateFrequency time.Duration
+	// ClusterNetwork is the cluster network (DNS, Service proxy) of the
+	// owned runtime's containers (simulated.Options.ClusterNetwork).
+	// Defaults to none.
+	ClusterNetwork simulated.ClusterNetwork
 	// LeaseDurationSeconds is the Lease's spec.leaseDurationSeconds.
 	// Defaults to DefaultLeaseDurationSeconds.
 	LeaseDurationSeconds int32
@@ -228,7 +232,7 @@ func New(opts Options) (*Kubelet, error) {
 		k.leaseDuration = DefaultLeaseDurationSeconds
 	}
 	if k.runtime == nil {
-		rt, err := newOwnedRuntime(k.clock, k.podCIDR, opts.Logger)
+		rt, err := newOwnedRuntime(k.clock, k.podCIDR, opts.ClusterNetwork, opts.Logger)
 		if err != nil {
 			return nil, err
 		}
@@ -274,12 +278,12 @@ func New(opts Options) (*Kubelet, error) {
 	return k, nil
 }
 
-func newOwnedRuntime(clk clock.Clock, podCIDR netip.Prefix, logger *slog.Logger) (*simulated.Runtime, error) {
+func newOwnedRuntime(clk clock.Clock, podCIDR netip.Prefix, clusterNet simulated.ClusterNetwork, logger *slog.Logger) (*simulated.Runtime, error) {
 	ipam, err := cni.New(cni.Options{Subnet: podCIDR})
 	if err != nil {
 		return nil, fmt.Errorf("kubelet: pod network: %w", err)
 	}
-	rt, err := simulated.New(simulated.Options{Clock: clk, Network: ipam, Logger: logger})
+	rt, err := simulated.New(simulated.Options{Clock: clk, Network: ipam, ClusterNetwork: clusterNet, Logger: logger})
 	if err != nil {
 		return nil, fmt.Errorf("kubelet: runtime: %w", err)
 	}

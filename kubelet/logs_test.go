@@ -19,9 +19,8 @@ import (
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock/clocktest"
-	"github.com/minicp/minicp/cluster"
+	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/kubelet"
-	"github.com/minicp/minicp/storage/storagetest"
 )
 
 // TestLogServer: the kubelet's log server answers for the pods of its
@@ -80,7 +79,7 @@ func TestFollowLogsThroughAPIServer(t *testing.T) {
 	h.run(busybox("ticker", corev1.RestartPolicyNever, "echo a; sleep 1; echo b; sleep 1; echo c"))
 	h.waitPod("ticker", "Running", phaseIs(corev1.PodRunning))
 
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 	rc, err := h.cs.Pods("default").Stream(ctx, "ticker", "log", url.Values{"follow": {"true"}})
 	require.NoError(t, err, "follow pods/ticker/log")
@@ -108,20 +107,7 @@ func TestKubectlLogs(t *testing.T) {
 	if _, err := exec.LookPath("kubectl"); err != nil {
 		t.Skip("kubectl is not on PATH")
 	}
-	c, err := cluster.New(cluster.Options{Etcd: storagetest.Client(t), StoragePrefix: storagetest.Prefix(t)})
-	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	errCh := make(chan error, 1)
-	go func() { errCh <- c.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		assert.NoError(t, <-errCh, "cluster stops cleanly")
-	})
-	select {
-	case <-c.Ready():
-	case err := <-errCh:
-		t.Fatalf("cluster did not start: %v", err)
-	}
+	c := clustertest.New(t, clustertest.WithNodes(0))
 	cl, err := client.New(client.Config{Host: "http://in-memory", Transport: client.NewInMemoryTransport(c.APIServer().Handler()), BearerToken: c.Token()})
 	require.NoError(t, err)
 	cs, err := client.NewClientset(cl)
@@ -145,7 +131,7 @@ func TestKubectlLogs(t *testing.T) {
 		cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig, "HOME="+t.TempDir())
 		return cmd
 	}
-	cmdCtx, cmdCancel := context.WithTimeout(t.Context(), waitTimeout)
+	cmdCtx, cmdCancel := clustertest.WaitContext(t)
 	defer cmdCancel()
 	out, err := kubectl(cmdCtx, "logs", "chatty").CombinedOutput()
 	require.NoError(t, err, "kubectl logs: %s", out)

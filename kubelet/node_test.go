@@ -1,7 +1,6 @@
 package kubelet_test
 
 import (
-	"context"
 	"net/netip"
 	goruntime "runtime"
 	"testing"
@@ -15,7 +14,9 @@ import (
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/resource"
 	"github.com/minicp/minicp/api/watch"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 	"github.com/minicp/minicp/client"
+	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/kubelet"
 )
 
@@ -79,7 +80,7 @@ func TestRegistersNodeAndLease(t *testing.T) {
 // waitLease waits for the node's Lease to be renewed at renewed.
 func (h *harness) waitLease(renewed time.Time) *coordinationv1.Lease {
 	h.t.Helper()
-	ctx, cancel := context.WithTimeout(h.t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(h.t)
 	defer cancel()
 	leases := h.cs.Leases(metav1.NamespaceNodeLease)
 	lease, err := leases.Get(ctx, h.node, client.GetOptions{})
@@ -95,7 +96,7 @@ func (h *harness) waitLease(renewed time.Time) *coordinationv1.Lease {
 				lease = ev.Object.(*coordinationv1.Lease)
 			}
 		case <-ctx.Done():
-			h.t.Fatalf("lease not renewed at %v within %v (renewTime %v)", renewed, waitTimeout, lease.Spec.RenewTime)
+			h.t.Fatalf("lease not renewed at %v within %v (renewTime %v)", renewed, clustertest.WaitTimeout, lease.Spec.RenewTime)
 		}
 	}
 	return lease
@@ -105,7 +106,7 @@ func (h *harness) waitLease(renewed time.Time) *coordinationv1.Lease {
 // heartbeat at.
 func (h *harness) waitNodeHeartbeat(at time.Time) *corev1.Node {
 	h.t.Helper()
-	ctx, cancel := context.WithTimeout(h.t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(h.t)
 	defer cancel()
 	nodes := h.cs.Nodes()
 	node, err := nodes.Get(ctx, h.node, client.GetOptions{})
@@ -121,7 +122,7 @@ func (h *harness) waitNodeHeartbeat(at time.Time) *corev1.Node {
 				node = ev.Object.(*corev1.Node)
 			}
 		case <-ctx.Done():
-			h.t.Fatalf("node heartbeat %v not written within %v", at, waitTimeout)
+			h.t.Fatalf("node heartbeat %v not written within %v", at, clustertest.WaitTimeout)
 		}
 	}
 	return node
@@ -191,7 +192,7 @@ func TestReregistration(t *testing.T) {
 }
 
 func TestNewValidatesOptions(t *testing.T) {
-	cs := newClientset(t, newAPIServer(t))
+	cs := clustertest.InMemoryClientset(t, apiservertest.New(t))
 	tests := []struct {
 		name string
 		opts kubelet.Options

@@ -1,7 +1,6 @@
 package kubelet_test
 
 import (
-	"context"
 	"io"
 	"net/http"
 	"net/netip"
@@ -17,6 +16,7 @@ import (
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock/clocktest"
+	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/kubelet"
 	"github.com/minicp/minicp/kubelet/cri"
 	"github.com/minicp/minicp/kubelet/cri/simulated"
@@ -289,7 +289,7 @@ func TestWaitIdleWithRunningPods(t *testing.T) {
 		h.run(busybox(name, corev1.RestartPolicyAlways, "sleep 3600"))
 		h.waitPod(name, "Running", phaseIs(corev1.PodRunning))
 	}
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 	require.NoError(t, h.kl.WaitIdle(ctx))
 	assert.True(t, h.kl.Idle())
@@ -309,13 +309,7 @@ func TestRuntimeWithoutChangeNotifier(t *testing.T) {
 	clk := clocktest.NewFake(epoch)
 	rt, err := simulated.New(simulated.Options{Clock: clk})
 	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- rt.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		require.NoError(t, <-done)
-	})
+	clustertest.Start(t, rt)
 	h := newHarness(t, func(o *kubelet.Options) {
 		o.Clock = clk
 		o.Runtime = plainRuntime{rt, rt}

@@ -6,9 +6,9 @@ import (
 	"encoding/json"
 	"strconv"
 
-	"github.com/minicp/minicp/api/apierrors"
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	"github.com/minicp/minicp/client"
+	"github.com/minicp/minicp/wait"
 )
 
 // maxStatusConflicts bounds the re-reads after conflicting status writes.
@@ -16,6 +16,11 @@ import (
 // it deleted, a controller's label); the re-read almost always wins, so a
 // few tries are plenty, and the next sync retries anyway.
 const maxStatusConflicts = 5
+
+// statusConflictRetry re-reads and writes again at once: the write that
+// won the race has already landed, so the re-read sees it and waiting
+// would only delay the status.
+var statusConflictRetry = wait.Backoff{Steps: maxStatusConflicts}
 
 // writeStatus writes the status generate computes from the newest copy of
 // the pod to its status subresource, unless that copy already has it. On
@@ -26,35 +31,40 @@ const maxStatusConflicts = 5
 // patches; minicp puts the whole status with the resourceVersion it read.
 func (k *Kubelet) writeStatus(ctx context.Context, w *podWorker, pod *corev1.Pod, generate func(base *corev1.Pod) corev1.PodStatus) (corev1.PodStatus, error) {
 	base := k.workers.newest(w)
-	for attempt := 1; ; attempt++ {
-		status := generate(base)
+	var status corev1.PodStatus
+	reread := false
+	err := client.RetryOnConflict(ctx, statusConflictRetry, func() error {
+		if reread {
+			fresh, err := k.cs.Pods(pod.Namespace).Get(ctx, pod.Name, client.GetOptions{})
+			if err != nil {
+				return err
+			}
+			if fresh.UID != pod.UID {
+				// The pod was deleted and made again under its name:
+				// this worker's pod is gone, and the informer will say
+				// so.
+				return nil
+			}
+			k.workers.setStatusPod(w, fresh)
+			base = fresh
+		}
+		reread = true
+		status = generate(base)
 		if statusEqual(base.Status, status) {
-			return status, nil
+			return nil
 		}
 		update := base.DeepCopy()
 		update.Status = status
 		out, err := k.cs.Pods(pod.Namespace).UpdateStatus(ctx, update, client.WriteOptions{})
-		if err == nil {
-			k.workers.setStatusPod(w, out)
-			k.log.Debug("pod status written", "hop", "kubelet.status", "namespace", pod.Namespace, "pod", pod.Name,
-				"phase", string(status.Phase), "rv", out.ResourceVersion)
-			return status, nil
-		}
-		if !apierrors.IsConflict(err) || attempt == maxStatusConflicts {
-			return status, err
-		}
-		fresh, err := k.cs.Pods(pod.Namespace).Get(ctx, pod.Name, client.GetOptions{})
 		if err != nil {
-			return status, err
+			return err
 		}
-		if fresh.UID != pod.UID {
-			// The pod was deleted and made again under its name: this
-			// worker's pod is gone, and the informer will say so.
-			return status, nil
-		}
-		k.workers.setStatusPod(w, fresh)
-		base = fresh
-	}
+		k.workers.setStatusPod(w, out)
+		k.log.Debug("pod status written", "hop", "kubelet.status", "namespace", pod.Namespace, "pod", pod.Name,
+			"phase", string(status.Phase), "rv", out.ResourceVersion)
+		return nil
+	})
+	return status, err
 }
 
 // statusEqual compares two statuses as the API stores them: JSON, where

@@ -10,7 +10,9 @@ import (
 
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 	"github.com/minicp/minicp/client"
+	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/scheduler"
 )
 
@@ -26,7 +28,7 @@ func TestAssumedPodHoldsItsResources(t *testing.T) {
 	clk := newFakeClock()
 	arrived := make(chan string, 10)
 	release := make(chan struct{})
-	cs := newClientset(t, newAPIServer(t), interceptBindings(func(req *http.Request, pod string) *http.Response {
+	cs := newClientset(t, apiservertest.New(t), interceptBindings(func(req *http.Request, pod string) *http.Response {
 		arrived <- pod
 		if pod == "first" {
 			// Hold the first binding until the second pod has been tried.
@@ -41,18 +43,18 @@ func TestAssumedPodHoldsItsResources(t *testing.T) {
 	s := startScheduler(t, cs, scheduler.Options{Clock: clk})
 
 	createPod(t, cs, makePod("first", rl{"cpu": "600m"}).Obj())
-	require.Equal(t, "first", receive(t, arrived, "binding"))
+	require.Equal(t, "first", clustertest.Receive(t, arrived, "binding"))
 	require.False(t, s.Idle(), "a binding in flight keeps the scheduler busy")
 
 	createPod(t, cs, makePod("second", rl{"cpu": "600m"}).Obj())
-	ev := waitForEvent(t, cs, "default", eventFor("second", "FailedScheduling"))
+	ev := clustertest.WaitForEvent(t, cs, "default", eventFor("second", "FailedScheduling"))
 	assert.Equal(t, "0/1 nodes are available: 1 Insufficient cpu. "+
 		"preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.", ev.Message,
 		"the assumed pod's 600m count on n")
 	close(release)
 	pods := waitForPods(t, cs, "default", bound("first"))
 	assert.Equal(t, "n", pods["first"].Spec.NodeName)
-	waitIdle(t, s)
+	clustertest.WaitIdle(t, s)
 
 	// Deleting the bound pod frees its cpu. With no kubelet, the pod
 	// would wait for its grace period; delete it at once.
@@ -61,7 +63,7 @@ func TestAssumedPodHoldsItsResources(t *testing.T) {
 	clk.Step(time.Second) // the second pod's backoff
 	pods = waitForPods(t, cs, "default", bound("second"))
 	assert.Equal(t, "n", pods["second"].Spec.NodeName)
-	waitIdle(t, s)
+	clustertest.WaitIdle(t, s)
 
 	_, err := cs.Pods("default").Get(t.Context(), "first", client.GetOptions{})
 	require.Error(t, err, "first is gone")

@@ -11,7 +11,9 @@ import (
 
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 	"github.com/minicp/minicp/client"
+	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/scheduler"
 )
 
@@ -30,7 +32,7 @@ func TestBindFailureBackoff(t *testing.T) {
 	var mu sync.Mutex
 	var attempts []time.Duration // fake time of each binding, since start
 	attemptCh := make(chan struct{}, 10)
-	api := newAPIServer(t)
+	api := apiservertest.New(t)
 	cs := newClientset(t, api, interceptBindings(func(req *http.Request, _ string) *http.Response {
 		mu.Lock()
 		attempts = append(attempts, clk.Since(start))
@@ -53,11 +55,11 @@ func TestBindFailureBackoff(t *testing.T) {
 	}
 	nextAttempt := func() {
 		t.Helper()
-		receive(t, attemptCh, "binding attempt")
+		clustertest.Receive(t, attemptCh, "binding attempt")
 	}
 
 	nextAttempt()
-	waitIdle(t, s)
+	clustertest.WaitIdle(t, s)
 	p, err := cs.Pods("default").Get(t.Context(), "flaky", client.GetOptions{})
 	require.NoError(t, err)
 	c, _ := podScheduledCondition(p)
@@ -67,9 +69,9 @@ func TestBindFailureBackoff(t *testing.T) {
 	assert.True(t, c.LastTransitionTime.Equal(start), "the transition is on the scheduler's clock: %v", c.LastTransitionTime)
 	for i, backoff := range []time.Duration{time.Second, 2 * time.Second, 4 * time.Second} {
 		// The failed pod is in backoffQ once the scheduler is idle.
-		waitIdle(t, s)
+		clustertest.WaitIdle(t, s)
 		clk.Step(backoff - time.Millisecond)
-		waitIdle(t, s)
+		clustertest.WaitIdle(t, s)
 		require.Equal(t, i+1, attemptCount(), "no retry before the %v backoff ends", backoff)
 		clk.Step(time.Millisecond)
 		nextAttempt()
@@ -84,11 +86,11 @@ func TestBindFailureBackoff(t *testing.T) {
 
 	// One event per failure, folded into one Event by the recorder, which
 	// writes in the background.
-	ev := waitForEvent(t, cs, "default", func(e *corev1.Event) bool {
+	ev := clustertest.WaitForEvent(t, cs, "default", func(e *corev1.Event) bool {
 		return eventFor("flaky", "FailedScheduling")(e) && e.Count == failures
 	})
 	assert.Equal(t, `binding rejected: etcd is having a bad day`, ev.Message)
-	waitForEvent(t, cs, "default", eventFor("flaky", "Scheduled"))
+	clustertest.WaitForEvent(t, cs, "default", eventFor("flaky", "Scheduled"))
 	c, _ = podScheduledCondition(pods["flaky"])
 	assert.Equal(t, corev1.ConditionTrue, c.Status)
 }
@@ -101,7 +103,7 @@ func TestBindingOfABoundPodIsDropped(t *testing.T) {
 		t.Skip("scenario test")
 	}
 	clk := newFakeClock()
-	api := newAPIServer(t)
+	api := apiservertest.New(t)
 	direct := newClientset(t, api)
 	var once sync.Once
 	cs := newClientset(t, api, interceptBindings(func(req *http.Request, pod string) *http.Response {
@@ -125,7 +127,7 @@ func TestBindingOfABoundPodIsDropped(t *testing.T) {
 	assert.Equal(t, "other", pods["raced"].Spec.NodeName)
 	// A failure would have written PodScheduled=False before the
 	// scheduler went idle.
-	waitIdle(t, s)
+	clustertest.WaitIdle(t, s)
 	p, err := cs.Pods("default").Get(t.Context(), "raced", client.GetOptions{})
 	require.NoError(t, err)
 	c, _ := podScheduledCondition(p)

@@ -34,7 +34,7 @@ func (s *Scheduler) addAllEventHandlers() error {
 }
 
 func (s *Scheduler) addNode(obj runtime.Object, _ bool) {
-	defer s.nodesHandled.handled(obj)
+	defer s.nodesHandled.Handled(obj)
 	node, ok := obj.(*corev1.Node)
 	if !ok {
 		s.logger.Warn("node handler got another type", "type", typeName(obj))
@@ -45,7 +45,7 @@ func (s *Scheduler) addNode(obj runtime.Object, _ bool) {
 }
 
 func (s *Scheduler) updateNode(oldObj, newObj runtime.Object) {
-	defer s.nodesHandled.handled(newObj)
+	defer s.nodesHandled.Handled(newObj)
 	oldNode, ok1 := oldObj.(*corev1.Node)
 	newNode, ok2 := newObj.(*corev1.Node)
 	if !ok1 || !ok2 {
@@ -69,11 +69,11 @@ func (s *Scheduler) deleteNode(obj any) {
 			s.logger.Debug("node not removed from the cache", "node", node.Name, "err", err)
 		}
 	}
-	s.nodesHandled.deleted(key)
+	s.nodesHandled.Deleted(key)
 }
 
 func (s *Scheduler) addPod(obj runtime.Object, _ bool) {
-	defer s.podsHandled.handled(obj)
+	defer s.podsHandled.Handled(obj)
 	pod, ok := obj.(*corev1.Pod)
 	if !ok {
 		s.logger.Warn("pod handler got another type", "type", typeName(obj))
@@ -90,7 +90,7 @@ func (s *Scheduler) addPod(obj runtime.Object, _ bool) {
 }
 
 func (s *Scheduler) updatePod(oldObj, newObj runtime.Object) {
-	defer s.podsHandled.handled(newObj)
+	defer s.podsHandled.Handled(newObj)
 	oldPod, ok1 := oldObj.(*corev1.Pod)
 	newPod, ok2 := newObj.(*corev1.Pod)
 	if !ok1 || !ok2 {
@@ -138,7 +138,7 @@ func (s *Scheduler) deletePod(obj any) {
 		}
 		s.queue.Delete(pod)
 	}
-	s.podsHandled.deleted(key)
+	s.podsHandled.Deleted(key)
 }
 
 // needsScheduling reports whether pod is this scheduler's to place: no

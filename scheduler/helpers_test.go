@@ -1,37 +1,25 @@
 package scheduler_test
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"net/http"
-	"sort"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
-	"github.com/minicp/minicp/api/watch"
 	"github.com/minicp/minicp/apiserver"
-	"github.com/minicp/minicp/apiserver/authn"
-	"github.com/minicp/minicp/apiserver/request"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock/clocktest"
+	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/scheduler"
 	st "github.com/minicp/minicp/scheduler/framework/frameworktest"
-	"github.com/minicp/minicp/storage/storagetest"
 )
-
-const adminToken = "admin-token"
-
-// waitTimeout bounds every wait for a watch event or for the scheduler to
-// settle. Both take milliseconds; 30s is for a loaded CI machine under
-// -race, and turns a lost event into a failure instead of a hang.
-const waitTimeout = 30 * time.Second
 
 // rl is a resource list in quantity strings.
 type rl = map[corev1.ResourceName]string
@@ -39,44 +27,6 @@ type rl = map[corev1.ResourceName]string
 // newFakeClock returns a fake clock at a fixed, arbitrary time.
 func newFakeClock() *clocktest.Fake {
 	return clocktest.NewFake(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
-}
-
-// newAPIServer starts an API server on the shared etcd under a prefix of
-// its own, not listening: it is reached through the in-memory transport.
-// It stops when the test ends.
-func newAPIServer(t testing.TB) *apiserver.Server {
-	t.Helper()
-	api, stop := startAPIServer(t)
-	t.Cleanup(stop)
-	return api
-}
-
-// startAPIServer is newAPIServer for callers that stop it themselves.
-func startAPIServer(t testing.TB) (api *apiserver.Server, stop func()) {
-	t.Helper()
-	api, err := apiserver.New(apiserver.Options{
-		Etcd:          storagetest.Client(t),
-		StoragePrefix: storagetest.Prefix(t),
-		Authenticator: authn.NewTokenFile([]authn.TokenUser{{Token: adminToken, User: request.User{
-			Name: "admin", Groups: []string{request.SystemPrivilegedGroup}}}}),
-	})
-	require.NoError(t, err, "apiserver.New")
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- api.Start(ctx) }()
-	stop = func() {
-		cancel()
-		<-done
-	}
-	if err := api.WaitReady(t.Context()); err != nil {
-		stop()
-		t.Fatalf("watch caches sync: %v", err)
-	}
-	if err := api.EnsureSystemNamespaces(t.Context()); err != nil {
-		stop()
-		t.Fatalf("EnsureSystemNamespaces: %v", err)
-	}
-	return api, stop
 }
 
 // newClientset returns a clientset reaching api in memory, through wrap's
@@ -87,7 +37,7 @@ func newClientset(t testing.TB, api *apiserver.Server, wrap ...func(http.RoundTr
 	for _, w := range wrap {
 		rt = w(rt)
 	}
-	c, err := client.New(client.Config{Host: "http://in-memory", Transport: rt, BearerToken: adminToken})
+	c, err := client.New(client.Config{Host: "http://in-memory", Transport: rt, BearerToken: apiservertest.AdminToken})
 	require.NoError(t, err, "client.New")
 	cs, err := client.NewClientset(c)
 	require.NoError(t, err, "NewClientset")
@@ -95,54 +45,23 @@ func newClientset(t testing.TB, api *apiserver.Server, wrap ...func(http.RoundTr
 }
 
 // startScheduler builds a scheduler with opts (Clientset set to cs), runs
-// it until the test ends, and waits until it is Ready. Cleanup stops it
-// and checks that Start returned nil.
+// it until the test ends (clustertest.Start), and waits until it is Ready.
 func startScheduler(t testing.TB, cs *client.Clientset, opts scheduler.Options) *scheduler.Scheduler {
 	t.Helper()
 	opts.Clientset = cs
 	s, err := scheduler.New(opts)
 	require.NoError(t, err, "scheduler.New")
-	ctx, cancel := context.WithCancel(context.Background())
-	errCh := make(chan error, 1)
-	go func() { errCh <- s.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		assert.NoError(t, <-errCh, "Start returns nil once stopped")
-	})
-	ready, cancelWait := context.WithTimeout(t.Context(), waitTimeout)
-	defer cancelWait()
+	running := clustertest.Start(t, s)
+	ctx, cancel := clustertest.WaitContext(t)
+	defer cancel()
 	select {
 	case <-s.Ready():
-	case err := <-errCh:
-		t.Fatalf("scheduler stopped before it was ready: %v", err)
-	case <-ready.Done():
-		t.Fatalf("scheduler not ready within %v", waitTimeout)
+	case <-running.Done():
+		t.Fatal("the scheduler stopped before it was ready")
+	case <-ctx.Done():
+		t.Fatalf("scheduler not ready within %v", clustertest.WaitTimeout)
 	}
 	return s
-}
-
-// receive waits for a value from ch, failing the test after waitTimeout.
-func receive[T any](t testing.TB, ch <-chan T, what string) T {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
-	defer cancel()
-	select {
-	case v := <-ch:
-		return v
-	case <-ctx.Done():
-		t.Fatalf("no %s within %v", what, waitTimeout)
-		var zero T
-		return zero
-	}
-}
-
-// waitIdle waits for the scheduler to settle, failing the test after
-// waitTimeout.
-func waitIdle(t testing.TB, s *scheduler.Scheduler) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
-	defer cancel()
-	require.NoError(t, s.WaitIdle(ctx), "WaitIdle")
 }
 
 // makeNode returns a Ready node with capacity (and allocatable) c.
@@ -183,83 +102,11 @@ func bound(names ...string) func(map[string]*corev1.Pod) bool {
 	}
 }
 
-// waitForPods lists the pods of ns and then watches them until cond holds
-// for the pods seen (by name), and returns them. It fails the test after
-// waitTimeout.
+// waitForPods waits until cond holds for the pods of ns (by name), and
+// returns them.
 func waitForPods(t testing.TB, cs *client.Clientset, ns string, cond func(map[string]*corev1.Pod) bool) map[string]*corev1.Pod {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
-	defer cancel()
-	list, err := cs.Pods(ns).List(ctx, client.ListOptions{})
-	require.NoError(t, err, "list pods")
-	pods := map[string]*corev1.Pod{}
-	for i := range list.Items {
-		pods[list.Items[i].Name] = &list.Items[i]
-	}
-	if cond(pods) {
-		return pods
-	}
-	w, err := cs.Pods(ns).Watch(ctx, client.ListOptions{ResourceVersion: list.ResourceVersion})
-	require.NoError(t, err, "watch pods")
-	defer w.Stop()
-	for {
-		select {
-		case ev, ok := <-w.ResultChan():
-			require.True(t, ok, "pod watch ended")
-			require.NotEqual(t, watch.Error, ev.Type, "pod watch failed: %v", ev.Object)
-			if p, ok := ev.Object.(*corev1.Pod); ok && ev.Type != watch.Bookmark {
-				if ev.Type == watch.Deleted {
-					delete(pods, p.Name)
-				} else {
-					pods[p.Name] = p
-				}
-			}
-			if cond(pods) {
-				return pods
-			}
-		case <-ctx.Done():
-			t.Fatalf("pods not as expected within %v:\n%s", waitTimeout, describePods(pods))
-		}
-	}
-}
-
-// describePods lists pods with their nodes, for failure messages.
-func describePods(pods map[string]*corev1.Pod) string {
-	var lines []string
-	for name, p := range pods {
-		lines = append(lines, fmt.Sprintf("  %s on %q", name, p.Spec.NodeName))
-	}
-	sort.Strings(lines)
-	return strings.Join(lines, "\n")
-}
-
-// waitForEvent lists the events of ns and then watches them until one
-// satisfies match, and returns it.
-func waitForEvent(t testing.TB, cs *client.Clientset, ns string, match func(*corev1.Event) bool) *corev1.Event {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
-	defer cancel()
-	list, err := cs.Events(ns).List(ctx, client.ListOptions{})
-	require.NoError(t, err, "list events")
-	for i := range list.Items {
-		if match(&list.Items[i]) {
-			return &list.Items[i]
-		}
-	}
-	w, err := cs.Events(ns).Watch(ctx, client.ListOptions{ResourceVersion: list.ResourceVersion})
-	require.NoError(t, err, "watch events")
-	defer w.Stop()
-	for {
-		select {
-		case ev, ok := <-w.ResultChan():
-			require.True(t, ok, "event watch ended")
-			if e, ok := ev.Object.(*corev1.Event); ok && (ev.Type == watch.Added || ev.Type == watch.Modified) && match(e) {
-				return e
-			}
-		case <-ctx.Done():
-			t.Fatalf("no matching event within %v", waitTimeout)
-		}
-	}
+	return clustertest.WaitForList(t, cs.Pods(ns), client.ListOptions{}, "pods of "+ns, cond)
 }
 
 // eventFor matches events about pod with reason.

@@ -3,11 +3,7 @@ package scheduler
 import (
 	"context"
 	"fmt"
-	"sync"
 
-	metav1 "github.com/minicp/minicp/api/meta/v1"
-	"github.com/minicp/minicp/api/runtime"
-	"github.com/minicp/minicp/informer"
 	"github.com/minicp/minicp/wait"
 )
 
@@ -85,68 +81,5 @@ func (s *Scheduler) hasNodes(names []string) bool {
 // informers' Indexers hold.
 func (s *Scheduler) handlersCaughtUp() bool {
 	return s.podInformer.HasSynced() && s.nodeInformer.HasSynced() &&
-		s.nodesHandled.caughtUp(s.nodeInformer.Indexer()) && s.podsHandled.caughtUp(s.podInformer.Indexer())
-}
-
-// handledTracker records, per object key, the resourceVersion a handler
-// last handled, so Idle can tell whether the handler has caught up with
-// its informer's Indexer. A Registration only says that the first LIST
-// was handled, and offers no channel to wait on; the tracker covers every
-// later change too and notifies on each. Safe for concurrent use.
-type handledTracker struct {
-	changed *wait.Broadcast
-	// mu guards rvs: key -> resourceVersion of the last state handled; a
-	// deleted object has no entry.
-	mu  sync.Mutex
-	rvs map[string]string
-}
-
-func newHandledTracker(changed *wait.Broadcast) *handledTracker {
-	return &handledTracker{changed: changed, rvs: map[string]string{}}
-}
-
-// handled records obj as handled. The handler calls it after acting on
-// obj, so a caught-up handler has also fed the queue and the cache.
-func (t *handledTracker) handled(obj runtime.Object) {
-	key, err := informer.MetaNamespaceKeyFunc(obj)
-	if err != nil {
-		return // no metadata: the Indexer cannot hold it either
-	}
-	rv := metav1.MustAccessor(obj).ResourceVersion
-	t.mu.Lock()
-	t.rvs[key] = rv
-	t.mu.Unlock()
-	t.changed.Notify()
-}
-
-// deleted records the deletion of the object with key.
-func (t *handledTracker) deleted(key string) {
-	t.mu.Lock()
-	delete(t.rvs, key)
-	t.mu.Unlock()
-	t.changed.Notify()
-}
-
-// caughtUp reports whether every object of indexer has been handled at
-// its current resourceVersion, and no object the indexer no longer has is
-// still recorded (its delete is handled). The indexer is read first, so a
-// true answer means the handler had caught up with the indexer as it was
-// then.
-func (t *handledTracker) caughtUp(indexer *informer.Indexer) bool {
-	objs := indexer.List()
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if len(objs) != len(t.rvs) {
-		return false
-	}
-	for _, obj := range objs {
-		key, err := informer.MetaNamespaceKeyFunc(obj)
-		if err != nil {
-			return false
-		}
-		if rv, ok := t.rvs[key]; !ok || rv != metav1.MustAccessor(obj).ResourceVersion {
-			return false
-		}
-	}
-	return true
+		s.nodesHandled.CaughtUp(s.nodeInformer.Indexer()) && s.podsHandled.CaughtUp(s.podInformer.Indexer())
 }

@@ -8,13 +8,15 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/minicp/minicp/apiserver/apiservertest"
 	"github.com/minicp/minicp/client"
+	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/scheduler"
 	"github.com/minicp/minicp/scheduler/config"
 )
 
 func TestNewValidates(t *testing.T) {
-	cs := newClientset(t, newAPIServer(t))
+	cs := newClientset(t, apiservertest.New(t))
 	unknownPlugin := config.Default()
 	unknownPlugin.Profiles[0].Plugins.Filter.Enabled = append(unknownPlugin.Profiles[0].Plugins.Filter.Enabled,
 		config.Plugin{Name: "NoSuchPlugin"})
@@ -50,7 +52,7 @@ func TestNewValidates(t *testing.T) {
 // (TestMain checks).
 func TestStartStopsCleanly(t *testing.T) {
 	arrived := make(chan struct{}, 1)
-	cs := newClientset(t, newAPIServer(t), interceptBindings(func(req *http.Request, _ string) *http.Response {
+	cs := newClientset(t, apiservertest.New(t), interceptBindings(func(req *http.Request, _ string) *http.Response {
 		arrived <- struct{}{}
 		<-req.Context().Done() // a binding that never answers
 		return nil
@@ -61,14 +63,14 @@ func TestStartStopsCleanly(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	errCh := make(chan error, 1)
 	go func() { errCh <- s.Start(ctx) }()
-	receive(t, s.Ready(), "readiness")
+	clustertest.Receive(t, s.Ready(), "readiness")
 	assert.ErrorContains(t, s.Start(ctx), "already started")
 
 	createPod(t, cs, makePod("stuck", rl{"cpu": "100m"}).Obj())
-	receive(t, arrived, "binding")
+	clustertest.Receive(t, arrived, "binding")
 	assert.False(t, s.Idle(), "a binding in flight is work")
 	cancel()
-	assert.NoError(t, receive(t, errCh, "return from Start"), "Start after ctx ended")
+	assert.NoError(t, clustertest.Receive(t, errCh, "return from Start"), "Start after ctx ended")
 }
 
 // TestWaitIdle: WaitIdle returns once nothing is in flight, waits while a
@@ -76,7 +78,7 @@ func TestStartStopsCleanly(t *testing.T) {
 func TestWaitIdle(t *testing.T) {
 	release := make(chan struct{})
 	arrived := make(chan struct{}, 1)
-	cs := newClientset(t, newAPIServer(t), interceptBindings(func(req *http.Request, _ string) *http.Response {
+	cs := newClientset(t, apiservertest.New(t), interceptBindings(func(req *http.Request, _ string) *http.Response {
 		arrived <- struct{}{}
 		select {
 		case <-release:
@@ -93,13 +95,13 @@ func TestWaitIdle(t *testing.T) {
 
 	createNode(t, cs, makeNode("n", rl{"cpu": "1", "memory": "1Gi", "pods": "110"}).Obj())
 	s = startScheduler(t, cs, scheduler.Options{Clock: newFakeClock()})
-	waitIdle(t, s)
+	clustertest.WaitIdle(t, s)
 	createPod(t, cs, makePod("slow", rl{"cpu": "100m"}).Obj())
-	receive(t, arrived, "binding")
+	clustertest.Receive(t, arrived, "binding")
 	assert.False(t, s.Idle(), "a binding in flight is work")
 	idleCh := make(chan error, 1)
 	go func() {
-		ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+		ctx, cancel := clustertest.WaitContext(t)
 		defer cancel()
 		idleCh <- s.WaitIdle(ctx)
 	}()
@@ -114,18 +116,18 @@ func TestWaitIdle(t *testing.T) {
 // every named node, including one created after it was called, and gives
 // up with its ctx.
 func TestWaitForNodes(t *testing.T) {
-	cs := newClientset(t, newAPIServer(t))
+	cs := newClientset(t, apiservertest.New(t))
 	createNode(t, cs, makeNode("a", rl{"cpu": "1", "memory": "1Gi", "pods": "110"}).Obj())
 	s := startScheduler(t, cs, scheduler.Options{Clock: newFakeClock()})
 
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 	require.NoError(t, s.WaitForNodes(ctx, "a"), "a node known at start")
 
 	done := make(chan error, 1)
 	go func() { done <- s.WaitForNodes(ctx, "a", "b") }()
 	createNode(t, cs, makeNode("b", rl{"cpu": "1", "memory": "1Gi", "pods": "110"}).Obj())
-	require.NoError(t, receive(t, done, "WaitForNodes to see b"))
+	require.NoError(t, clustertest.Receive(t, done, "WaitForNodes to see b"))
 
 	short, cancelShort := context.WithCancel(t.Context())
 	cancelShort()

@@ -5,7 +5,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/minicp/minicp/apiserver/apiservertest"
 	"github.com/minicp/minicp/client"
+	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/scheduler"
 	"github.com/minicp/minicp/scheduler/config"
 )
@@ -17,7 +19,7 @@ func TestProfiles(t *testing.T) {
 	if testing.Short() {
 		t.Skip("scenario test")
 	}
-	cs := newClientset(t, newAPIServer(t))
+	cs := newClientset(t, apiservertest.New(t))
 	createNode(t, cs, makeNode("n", rl{"cpu": "4", "memory": "8Gi", "pods": "110"}).Obj())
 	cfg := &config.KubeSchedulerConfiguration{Profiles: []config.KubeSchedulerProfile{
 		{SchedulerName: "default-scheduler"},
@@ -36,10 +38,10 @@ func TestProfiles(t *testing.T) {
 	createPod(t, cs, other)
 
 	waitForPods(t, cs, "default", bound("default", "batch"))
-	assert.Equal(t, "batch-scheduler", waitForEvent(t, cs, "default", eventFor("batch", "Scheduled")).Source.Component)
-	assert.Equal(t, "default-scheduler", waitForEvent(t, cs, "default", eventFor("default", "Scheduled")).Source.Component)
+	assert.Equal(t, "batch-scheduler", clustertest.WaitForEvent(t, cs, "default", eventFor("batch", "Scheduled")).Source.Component)
+	assert.Equal(t, "default-scheduler", clustertest.WaitForEvent(t, cs, "default", eventFor("default", "Scheduled")).Source.Component)
 
-	waitIdle(t, s)
+	clustertest.WaitIdle(t, s)
 	p, err := cs.Pods("default").Get(t.Context(), "other", client.GetOptions{})
 	if assert.NoError(t, err) {
 		assert.Empty(t, p.Spec.NodeName, "not ours to schedule")

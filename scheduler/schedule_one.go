@@ -101,6 +101,7 @@ func (s *Scheduler) bindingCycle(ctx context.Context, prof *profile, pInfo *queu
 	if err == nil {
 		s.logger.Debug("bound", "hop", "scheduler.bind", "namespace", assumed.Namespace, "pod", assumed.Name,
 			"uid", string(assumed.UID), "node", node)
+		s.metrics.attempt(resultScheduled, prof.framework.ProfileName())
 		prof.recorder.Eventf(withTypeMeta(assumed), corev1.EventTypeNormal, "Scheduled",
 			"Successfully assigned %v/%v to %v", assumed.Namespace, assumed.Name, node)
 		s.queue.Done(pInfo)
@@ -168,6 +169,11 @@ func (s *Scheduler) handleSchedulingFailure(ctx context.Context, prof *profile, 
 	default:
 		pInfo.UnschedulablePlugins = nil
 		s.logger.Warn("scheduling failed, retrying after backoff", "namespace", pod.Namespace, "pod", pod.Name, "err", err)
+	}
+	if reason == corev1.PodReasonUnschedulable {
+		s.metrics.attempt(resultUnschedulable, prof.framework.ProfileName())
+	} else {
+		s.metrics.attempt(resultError, prof.framework.ProfileName())
 	}
 
 	// Requeue the informer's latest state of the pod, unless it is gone,

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/client"
@@ -51,6 +53,10 @@ type Options struct {
 	// Parallelism bounds the goroutines that filter and score the nodes of
 	// one cycle. Defaults to Config.Parallelism.
 	Parallelism int
+	// MetricsRegistry is where the scheduler registers its metrics
+	// (scheduler_schedule_attempts_total, scheduler_pending_pods).
+	// Defaults to nil: none. One scheduler per registry.
+	MetricsRegistry prometheus.Registerer
 }
 
 // Scheduler assigns unscheduled pods to nodes. Create it with New and run
@@ -67,14 +73,15 @@ type Scheduler struct {
 
 	cache    *cache.Cache
 	queue    *queue.PriorityQueue
+	metrics  *metrics
 	snapshot *cache.Snapshot
 
 	factory      *informer.SharedInformerFactory
 	podInformer  *informer.SharedInformer
 	nodeInformer *informer.SharedInformer
 	podLister    *informer.Lister[*corev1.Pod]
-	podsHandled  *handledTracker
-	nodesHandled *handledTracker
+	podsHandled  *informer.HandledTracker
+	nodesHandled *informer.HandledTracker
 
 	// changed is notified whenever Idle may have become true.
 	changed *wait.Broadcast
@@ -155,6 +162,9 @@ func New(opts Options) (*Scheduler, error) {
 		EventsToRegister:  eventsToRegister(),
 		OnChange:          s.changed.Notify,
 	})
+	if s.metrics, err = newMetrics(opts.MetricsRegistry, s.queue); err != nil {
+		return nil, err
+	}
 	s.factory, err = informer.NewSharedInformerFactory(informer.SharedInformerFactoryOptions{
 		Client: opts.Clientset.Client(), Clock: opts.Clock, Logger: base,
 	})
@@ -168,8 +178,8 @@ func New(opts Options) (*Scheduler, error) {
 		return nil, fmt.Errorf("scheduler: %w", err)
 	}
 	s.podLister = informer.NewLister[*corev1.Pod](s.podInformer.Indexer(), runtime.GroupResource{Resource: "pods"})
-	s.podsHandled = newHandledTracker(s.changed)
-	s.nodesHandled = newHandledTracker(s.changed)
+	s.podsHandled = informer.NewHandledTracker(s.changed)
+	s.nodesHandled = informer.NewHandledTracker(s.changed)
 	if err := s.addAllEventHandlers(); err != nil {
 		return nil, fmt.Errorf("scheduler: %w", err)
 	}

@@ -9,6 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	corev1 "github.com/minicp/minicp/api/core/v1"
+	"github.com/minicp/minicp/apiserver/apiservertest"
+	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/scheduler"
 )
 
@@ -20,7 +22,7 @@ func TestSchedulesAndSpreadsPods(t *testing.T) {
 	if testing.Short() {
 		t.Skip("scenario test")
 	}
-	cs := newClientset(t, newAPIServer(t))
+	cs := newClientset(t, apiservertest.New(t))
 	const nodes, pods = 10, 100
 	// Nodes first: a Ready scheduler has seen every node that existed
 	// when it started (see Ready).
@@ -49,10 +51,10 @@ func TestSchedulesAndSpreadsPods(t *testing.T) {
 		require.True(t, ok, "pod %s has a PodScheduled condition", p.Name)
 		assert.Equal(t, corev1.ConditionTrue, c.Status, "pod %s PodScheduled", p.Name)
 	}
-	ev := waitForEvent(t, cs, "default", eventFor("pod-042", "Scheduled"))
+	ev := clustertest.WaitForEvent(t, cs, "default", eventFor("pod-042", "Scheduled"))
 	assert.Equal(t, corev1.EventTypeNormal, ev.Type)
 	assert.Equal(t, fmt.Sprintf("Successfully assigned default/pod-042 to %s", got["pod-042"].Spec.NodeName), ev.Message)
 	assert.Equal(t, "default-scheduler", ev.Source.Component)
 	assert.Equal(t, "Pod", ev.InvolvedObject.Kind)
-	waitIdle(t, s)
+	clustertest.WaitIdle(t, s)
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/minicp/minicp/apiserver/apiservertest"
+	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/scheduler"
 )
 
@@ -49,14 +51,14 @@ func TestTraceHops(t *testing.T) {
 	}
 	var logs syncBuffer
 	logger := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	cs := newClientset(t, newAPIServer(t))
+	cs := newClientset(t, apiservertest.New(t))
 	createNode(t, cs, makeNode("roomy", rl{"cpu": "8", "memory": "16Gi", "pods": "110"}).Obj())
 	createNode(t, cs, makeNode("tiny", rl{"cpu": "1", "memory": "1Gi", "pods": "110"}).Obj())
 	createNode(t, cs, makeNode("cordoned", rl{"cpu": "8", "memory": "16Gi", "pods": "110"}).Unschedulable(true).Obj())
 	s := startScheduler(t, cs, scheduler.Options{Clock: newFakeClock(), Logger: logger})
 	createPod(t, cs, makePod("traced", rl{"cpu": "500m", "memory": "512Mi"}).Obj())
 	waitForPods(t, cs, "default", bound("traced"))
-	waitIdle(t, s)
+	clustertest.WaitIdle(t, s)
 
 	var hops []string
 	byHop := map[string]map[string]any{}

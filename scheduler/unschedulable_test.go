@@ -10,7 +10,9 @@ import (
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/resource"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 	"github.com/minicp/minicp/client"
+	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/scheduler"
 )
 
@@ -23,7 +25,7 @@ func TestUnschedulablePodWaitsForAFittingNode(t *testing.T) {
 		t.Skip("scenario test")
 	}
 	clk := newFakeClock()
-	cs := newClientset(t, newAPIServer(t))
+	cs := newClientset(t, apiservertest.New(t))
 	for _, name := range []string{"small-1", "small-2"} {
 		createNode(t, cs, makeNode(name, rl{"cpu": "2", "memory": "4Gi", "pods": "110"}).Obj())
 	}
@@ -36,7 +38,7 @@ func TestUnschedulablePodWaitsForAFittingNode(t *testing.T) {
 	// not help either: NodeResourcesFit says UnschedulableAndUnresolvable.
 	const want = "0/2 nodes are available: 2 Insufficient cpu. " +
 		"preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling."
-	ev := waitForEvent(t, cs, "default", eventFor("big", "FailedScheduling"))
+	ev := clustertest.WaitForEvent(t, cs, "default", eventFor("big", "FailedScheduling"))
 	assert.Equal(t, corev1.EventTypeWarning, ev.Type)
 	assert.Equal(t, want, ev.Message)
 	pods := waitForPods(t, cs, "default", func(pods map[string]*corev1.Pod) bool {
@@ -49,7 +51,7 @@ func TestUnschedulablePodWaitsForAFittingNode(t *testing.T) {
 	assert.Empty(t, pods["big"].Spec.NodeName)
 
 	// Unschedulable pods wait for an event: the scheduler is idle.
-	waitIdle(t, s)
+	clustertest.WaitIdle(t, s)
 	require.True(t, s.Idle(), "an unschedulable pod does not keep the scheduler busy")
 
 	// The new node moves the pod out of unschedulablePods. Its one-second
@@ -70,7 +72,7 @@ func TestNodeSelectorAndTaints(t *testing.T) {
 		t.Skip("scenario test")
 	}
 	clk := newFakeClock()
-	cs := newClientset(t, newAPIServer(t))
+	cs := newClientset(t, apiservertest.New(t))
 	capacity := rl{"cpu": "8", "memory": "32Gi", "pods": "110"}
 	createNode(t, cs, makeNode("ssd", capacity).Label("disk", "ssd").Obj())
 	createNode(t, cs, makeNode("gpu", capacity).Taint("dedicated", "gpu", corev1.TaintEffectNoSchedule).Obj())
@@ -95,11 +97,11 @@ func TestNodeSelectorAndTaints(t *testing.T) {
 		assert.NotEqual(t, "gpu", pods[name].Spec.NodeName, "%s does not tolerate the taint", name)
 	}
 
-	ev := waitForEvent(t, cs, "default", eventFor("wants-nvme", "FailedScheduling"))
+	ev := clustertest.WaitForEvent(t, cs, "default", eventFor("wants-nvme", "FailedScheduling"))
 	assert.Equal(t, "0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, "+
 		"2 node(s) didn't match Pod's node affinity/selector. "+
 		"preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.", ev.Message)
-	waitIdle(t, s)
+	clustertest.WaitIdle(t, s)
 	assert.Empty(t, waitForPods(t, cs, "default", bound(plain...))["wants-nvme"].Spec.NodeName)
 
 	// Labelling a node is a node update the NodeAffinity rejection waits
@@ -127,15 +129,15 @@ func TestHeartbeatDoesNotRetryUnschedulablePods(t *testing.T) {
 		t.Skip("scenario test")
 	}
 	clk := newFakeClock()
-	cs := newClientset(t, newAPIServer(t))
+	cs := newClientset(t, apiservertest.New(t))
 	createNode(t, cs, makeNode("n", rl{"cpu": "1", "memory": "1Gi", "pods": "110"}).Obj())
 	s := startScheduler(t, cs, scheduler.Options{Clock: clk})
 	createPod(t, cs, makePod("big", rl{"cpu": "4"}).Obj())
 	const insufficient = "0/1 nodes are available: 1 Insufficient cpu. " +
 		"preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."
-	first := waitForEvent(t, cs, "default", eventFor("big", "FailedScheduling"))
+	first := clustertest.WaitForEvent(t, cs, "default", eventFor("big", "FailedScheduling"))
 	require.Equal(t, insufficient, first.Message)
-	waitIdle(t, s)
+	clustertest.WaitIdle(t, s)
 	clk.Step(time.Minute) // the backoff is long over: only events hold the pod
 
 	n, err := cs.Nodes().Get(t.Context(), "n", client.GetOptions{})
@@ -152,7 +154,7 @@ func TestHeartbeatDoesNotRetryUnschedulablePods(t *testing.T) {
 	_, err = cs.Nodes().UpdateStatus(t.Context(), n, client.WriteOptions{})
 	require.NoError(t, err, "allocatable")
 
-	waitForEvent(t, cs, "default", func(e *corev1.Event) bool {
+	clustertest.WaitForEvent(t, cs, "default", func(e *corev1.Event) bool {
 		return e.InvolvedObject.Name == "big" && e.Reason == "FailedScheduling" &&
 			e.Message == "0/1 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}. "+
 				"preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling."

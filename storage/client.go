@@ -18,6 +18,14 @@ const (
 	keepAliveTimeout = 10 * time.Second
 )
 
+// maxRequestBytes is the largest write the embedded etcd takes, and the
+// largest message the client sends. The API server takes bodies up to
+// 3 MiB, and an object's stored JSON adds to its body (defaults, status,
+// managedFields): etcd's default of 1.5 MiB refused objects the API
+// server had accepted. An external etcd keeps its own limit; a write
+// over it is a 413 (ErrRequestTooLarge).
+const maxRequestBytes = 8 << 20
+
 // NewClient connects to an external etcd cluster (the --etcd-servers
 // endpoints, "http://host:2379") and blocks until one endpoint answers a
 // read or ctx is done. ctx bounds only that check: the client lives until
@@ -49,6 +57,7 @@ func newClient(endpoints []string, logger *zap.Logger) (*clientv3.Client, error)
 		Endpoints:            endpoints,
 		DialKeepAliveTime:    keepAliveTime,
 		DialKeepAliveTimeout: keepAliveTimeout,
+		MaxCallSendMsgSize:   maxRequestBytes,
 		Logger:               logger,
 	})
 	if err != nil {

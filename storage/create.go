@@ -33,14 +33,20 @@ func (s *Store) Create(ctx context.Context, key string, obj runtime.Object) (run
 	}
 	// The resourceVersion is empty, so obj's JSON is already its stored
 	// form: encode it without copying it.
-	data, err := runtime.Encode(s.toStorage(obj))
+	stored, err := s.toStorage(ctx, obj)
+	if err != nil {
+		return nil, fmt.Errorf("create %s %s: %w", s.gr, key, err)
+	}
+	data, err := runtime.Encode(stored)
 	if err != nil {
 		return nil, fmt.Errorf("create %s %s: encode: %w", s.gr, key, err)
 	}
+	done := s.observe("create")
 	resp, err := s.client.Txn(ctx).
 		If(clientv3.Compare(clientv3.CreateRevision(preparedKey), "=", 0)).
 		Then(clientv3.OpPut(preparedKey, string(data))).
 		Commit()
+	done()
 	if err != nil {
 		return nil, fmt.Errorf("create %s %s: %w", s.gr, key, err)
 	}
@@ -49,5 +55,5 @@ func (s *Store) Create(ctx context.Context, key string, obj runtime.Object) (run
 	}
 	rev := resp.Header.Revision
 	s.logger.DebugContext(ctx, "etcd txn", "hop", "etcd.txn", "verb", "create", "key", key, "rv", rev)
-	return s.decode(key, data, rev)
+	return s.decode(ctx, key, data, rev)
 }

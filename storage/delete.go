@@ -31,12 +31,14 @@ func (s *Store) Delete(ctx context.Context, key string, opts DeleteOptions) (run
 	if err != nil {
 		return nil, err
 	}
+	done := s.observe("get")
 	resp, err := s.client.Get(ctx, preparedKey)
+	done()
 	if err != nil {
 		return nil, fmt.Errorf("delete %s %s: %w", s.gr, key, err)
 	}
 	for {
-		state, err := s.getState(key, resp, false)
+		state, err := s.getState(ctx, key, resp, false)
 		if err != nil {
 			return nil, err
 		}
@@ -48,11 +50,13 @@ func (s *Store) Delete(ctx context.Context, key string, opts DeleteOptions) (run
 				return nil, err
 			}
 		}
+		done := s.observe("delete")
 		txn, err := s.client.Txn(ctx).
 			If(clientv3.Compare(clientv3.ModRevision(preparedKey), "=", state.rev)).
 			Then(clientv3.OpDelete(preparedKey)).
 			Else(clientv3.OpGet(preparedKey)).
 			Commit()
+		done()
 		if err != nil {
 			return nil, fmt.Errorf("delete %s %s: %w", s.gr, key, err)
 		}

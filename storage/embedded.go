@@ -111,6 +111,9 @@ func StartEmbeddedEtcd(ctx context.Context, opts EmbeddedOptions) (*EmbeddedEtcd
 	cfg.TickMs = 10
 	cfg.ElectionMs = 100
 	cfg.EnableGRPCGateway = false
+	// etcd's gRPC server takes a little more than this, so the client's
+	// send limit (the same number) is reached first (see maxRequestBytes).
+	cfg.MaxRequestBytes = maxRequestBytes
 	cfg.UnsafeNoFsync = opts.UnsafeNoFsync
 	if opts.WatchProgressNotifyInterval > 0 {
 		cfg.WatchProgressNotifyInterval = opts.WatchProgressNotifyInterval

@@ -3,6 +3,8 @@ package storage
 import (
 	"errors"
 	"fmt"
+
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 )
 
 // The storage errors. Every error storage returns for one of these
@@ -29,6 +31,10 @@ var (
 	// empty, ".", "..", or a name holding "/" or "%"; bad input, not a
 	// server fault.
 	ErrInvalidKey = errors.New("invalid key")
+	// ErrRequestTooLarge is a write etcd refused as larger than its
+	// --max-request-bytes: the object is too big to store. It is etcd's
+	// own error value, which storage returns wrapped, not in an *Error.
+	ErrRequestTooLarge = rpctypes.ErrRequestTooLarge
 )
 
 // Error is a storage error about one key.

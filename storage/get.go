@@ -23,14 +23,16 @@ func (s *Store) Get(ctx context.Context, key string, opts GetOptions) (runtime.O
 	if err != nil {
 		return nil, err
 	}
+	done := s.observe("get")
 	resp, err := s.client.Get(ctx, preparedKey)
+	done()
 	if err != nil {
 		return nil, fmt.Errorf("get %s %s: %w", s.gr, key, err)
 	}
 	if err := validateMinimumResourceVersion(key, minRV, resp.Header.Revision); err != nil {
 		return nil, err
 	}
-	state, err := s.getState(key, resp, opts.IgnoreNotFound)
+	state, err := s.getState(ctx, key, resp, opts.IgnoreNotFound)
 	if err != nil {
 		return nil, err
 	}

@@ -114,7 +114,9 @@ func (s *Store) GetList(ctx context.Context, key string, opts ListOptions) (*Lis
 		if withRev != 0 {
 			ops = append(ops, clientv3.WithRev(withRev))
 		}
+		done := s.observe("list")
 		resp, err = s.client.Get(ctx, startKey, ops...)
+		done()
 		if err != nil {
 			return nil, s.listError(ctx, key, preparedKey, withRev, continuing, err)
 		}
@@ -131,16 +133,21 @@ func (s *Store) GetList(ctx context.Context, key string, opts ListOptions) (*Lis
 			items = make([]runtime.Object, 0, len(resp.Kvs))
 		}
 		hasMore = resp.More
-		for _, kv := range resp.Kvs {
+		// The read's objects are decoded, and converted, together: a
+		// conversion webhook gets one review per etcd read, not one per
+		// object. When a selector drops objects, the last read may decode
+		// some past the limit that the page then leaves out.
+		objs, err := s.decodeAll(ctx, s.storedValues(resp.Kvs))
+		if err != nil {
+			return nil, err
+		}
+		for i, kv := range resp.Kvs {
 			if paging && int64(len(items)) >= pred.Limit {
 				hasMore = true
 				break
 			}
 			lastKey = kv.Key
-			obj, err := s.decode(s.unprefix(kv.Key), kv.Value, kv.ModRevision)
-			if err != nil {
-				return nil, err
-			}
+			obj := objs[i]
 			matched, err := pred.Matches(obj)
 			if err != nil {
 				return nil, fmt.Errorf("list %s %s: %w", s.gr, key, err)

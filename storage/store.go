@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"go.etcd.io/etcd/api/v3/mvccpb"
 	clientv3 "go.etcd.io/etcd/client/v3"
 
 	metav1 "github.com/minicp/minicp/api/meta/v1"
@@ -35,22 +37,45 @@ type StoreOptions struct {
 	// Logger receives Debug records per etcd transaction and Warn records
 	// for watches that end in error. Defaults to a logger that discards.
 	Logger *slog.Logger
+	// RequestObserver, when set, is called as each etcd request of the
+	// Store's reads and writes starts, with its operation ("get", "list",
+	// "create", "update", "delete"); the func it returns is called once
+	// etcd answered. It must be safe for concurrent use. The API server
+	// records etcd_request_duration_seconds with it; watches are not
+	// requests and are not observed.
+	RequestObserver func(operation string) (done func())
 }
 
 // Converter converts objects between the form a Store serves and the form
 // it writes to etcd. A custom resource with several versions is stored at
 // one of them and served at each: the Store of each served version
-// converts on every read and write.
+// converts on every read and write. A conversion may call out (a
+// conversion webhook), so it takes the context of the read or write and
+// may fail; the Store returns its error as it is, wrapped, so a Status
+// error reaches the client unchanged.
 //
 // Upstream: k8s.io/apiserver/pkg/storage/etcd3 (the codec and its
 // EncodeVersioner).
 type Converter interface {
-	// FromStorage converts an object just decoded from etcd, in place:
-	// the Store owns it.
-	FromStorage(obj runtime.Object)
+	// FromStorage converts objects just decoded from etcd, in place: the
+	// Store owns them. One call converts every object of one etcd read (a
+	// page of a list, or an event's two states), so a converter that calls
+	// out does it once for all of them.
+	FromStorage(ctx context.Context, objs []runtime.Object) error
 	// ToStorage returns the form of obj to write. It must not modify obj;
 	// the result may share obj's fields, as it is only encoded.
-	ToStorage(obj runtime.Object) runtime.Object
+	ToStorage(ctx context.Context, obj runtime.Object) (runtime.Object, error)
+}
+
+// StorageDecoder is an optional Converter capability, checked in
+// Store.decodeAll: a Converter whose stored form is another Go type than
+// the one served (a built-in kind served at two versions, as a
+// HorizontalPodAutoscaler is at autoscaling/v1 and, stored, at
+// autoscaling/v2) cannot convert in place, so it decodes the stored bytes
+// itself and returns the served object, which the Store then owns.
+// FromStorage is not called for such a Converter.
+type StorageDecoder interface {
+	DecodeFromStorage(data []byte) (runtime.Object, error)
 }
 
 // Store is storage.Interface over etcd for one resource: every object is
@@ -71,6 +96,7 @@ type Store struct {
 	newFunc    func() runtime.Object
 	converter  Converter
 	logger     *slog.Logger
+	observer   func(operation string) (done func())
 }
 
 var _ Interface = (*Store)(nil)
@@ -109,6 +135,7 @@ func NewStore(client *clientv3.Client, opts StoreOptions) (*Store, error) {
 		newFunc:    opts.NewFunc,
 		converter:  opts.Converter,
 		logger:     logger.With("component", "storage", "resource", opts.GroupResource.String()),
+		observer:   opts.RequestObserver,
 	}, nil
 }
 
@@ -128,36 +155,87 @@ func (s *Store) prepareKey(key string) (string, error) {
 	return s.pathPrefix + strings.TrimPrefix(key, "/"), nil
 }
 
-// decode reads stored bytes into a new object and sets its resourceVersion
-// to rev. Stored data that does not decode is an error, never a panic.
-func (s *Store) decode(key string, data []byte, rev int64) (runtime.Object, error) {
-	obj := s.newFunc()
-	// json.Unmarshal rather than runtime.Decode: stored bytes are JSON we
-	// wrote, so there is no YAML to convert and no unknown field to report,
-	// and runtime.Decode's second pass for unknown fields would double the
-	// cost of every list.
-	if err := json.Unmarshal(data, obj); err != nil {
-		return nil, fmt.Errorf("decode %s %s at revision %d: %w", s.gr, key, rev, err)
+// storedValue is one value read from etcd: the key it is under, its
+// bytes, and the revision to report as its resourceVersion.
+type storedValue struct {
+	key  string
+	data []byte
+	rev  int64
+}
+
+// decode reads stored bytes into a new object, converts it and sets its
+// resourceVersion to rev. Stored data that does not decode is an error,
+// never a panic.
+func (s *Store) decode(ctx context.Context, key string, data []byte, rev int64) (runtime.Object, error) {
+	objs, err := s.decodeAll(ctx, []storedValue{{key: key, data: data, rev: rev}})
+	if err != nil {
+		return nil, err
 	}
-	if s.converter != nil {
-		s.converter.FromStorage(obj)
+	return objs[0], nil
+}
+
+// decodeAll decodes values as decode does, converting them in one call of
+// the Converter.
+func (s *Store) decodeAll(ctx context.Context, values []storedValue) ([]runtime.Object, error) {
+	objs := make([]runtime.Object, len(values))
+	decoder, _ := s.converter.(StorageDecoder)
+	for i, v := range values {
+		if decoder != nil {
+			obj, err := decoder.DecodeFromStorage(v.data)
+			if err != nil {
+				return nil, fmt.Errorf("decode %s %s at revision %d: %w", s.gr, v.key, v.rev, err)
+			}
+			objs[i] = obj
+			continue
+		}
+		obj := s.newFunc()
+		// json.Unmarshal rather than runtime.Decode: stored bytes are JSON
+		// we wrote, so there is no YAML to convert and no unknown field to
+		// report, and runtime.Decode's second pass for unknown fields would
+		// double the cost of every list.
+		if err := json.Unmarshal(v.data, obj); err != nil {
+			return nil, fmt.Errorf("decode %s %s at revision %d: %w", s.gr, v.key, v.rev, err)
+		}
+		objs[i] = obj
 	}
-	// NewStore checked that NewFunc's objects have ObjectMeta.
-	metav1.MustAccessor(obj).ResourceVersion = strconv.FormatInt(rev, 10)
-	return obj, nil
+	if s.converter != nil && decoder == nil && len(objs) > 0 {
+		if err := s.converter.FromStorage(ctx, objs); err != nil {
+			return nil, fmt.Errorf("decode %s %s: %w", s.gr, values[0].key, err)
+		}
+	}
+	// The resourceVersion is set after the conversion, as upstream's
+	// decode does: a converter sees the stored form, which has none.
+	for i, obj := range objs {
+		// NewStore checked that NewFunc's objects have ObjectMeta.
+		metav1.MustAccessor(obj).ResourceVersion = strconv.FormatInt(values[i].rev, 10)
+	}
+	return objs, nil
+}
+
+// storedValues are the values of kvs, each at its own revision.
+func (s *Store) storedValues(kvs []*mvccpb.KeyValue) []storedValue {
+	values := make([]storedValue, len(kvs))
+	for i, kv := range kvs {
+		values[i] = storedValue{key: s.unprefix(kv.Key), data: kv.Value, rev: kv.ModRevision}
+	}
+	return values
 }
 
 // encode returns obj's stored form: its JSON with the resourceVersion
 // cleared, because the revision of the write (not yet known) is the
 // resourceVersion. It clears obj's resourceVersion in place, so obj must
 // belong to the store.
-func (s *Store) encode(obj runtime.Object) ([]byte, error) {
+func (s *Store) encode(ctx context.Context, obj runtime.Object) ([]byte, error) {
 	meta, err := metav1.Accessor(obj)
 	if err != nil {
 		return nil, fmt.Errorf("encode %s: %w", s.gr, err)
 	}
 	meta.ResourceVersion = ""
-	data, err := runtime.Encode(s.toStorage(obj))
+	stored, err := s.toStorage(ctx, obj)
+	if err != nil {
+		return nil, fmt.Errorf("encode %s %s: %w", s.gr, meta.Name, err)
+	}
+	data, err := runtime.Encode(stored)
 	if err != nil {
 		return nil, fmt.Errorf("encode %s %s: %w", s.gr, meta.Name, err)
 	}
@@ -175,18 +253,18 @@ type objState struct {
 
 // toStorage is the form of obj to write: obj itself unless a Converter
 // says otherwise.
-func (s *Store) toStorage(obj runtime.Object) runtime.Object {
+func (s *Store) toStorage(ctx context.Context, obj runtime.Object) (runtime.Object, error) {
 	if s.converter == nil {
-		return obj
+		return obj, nil
 	}
-	return s.converter.ToStorage(obj)
+	return s.converter.ToStorage(ctx, obj)
 }
 
 // getState turns the response of a Get of key into an objState. An empty
 // key is ErrNotFound unless ignoreNotFound, which gives a zero object.
 //
 // Upstream: k8s.io/apiserver/pkg/storage/etcd3 (store.getState).
-func (s *Store) getState(key string, resp *clientv3.GetResponse, ignoreNotFound bool) (*objState, error) {
+func (s *Store) getState(ctx context.Context, key string, resp *clientv3.GetResponse, ignoreNotFound bool) (*objState, error) {
 	if len(resp.Kvs) == 0 {
 		if !ignoreNotFound {
 			return nil, NewNotFoundError(key, 0)
@@ -194,7 +272,7 @@ func (s *Store) getState(key string, resp *clientv3.GetResponse, ignoreNotFound 
 		return &objState{obj: s.newFunc()}, nil
 	}
 	kv := resp.Kvs[0]
-	obj, err := s.decode(key, kv.Value, kv.ModRevision)
+	obj, err := s.decode(ctx, key, kv.Value, kv.ModRevision)
 	if err != nil {
 		return nil, err
 	}
@@ -226,4 +304,13 @@ func validateMinimumResourceVersion(key string, minimum, current int64) error {
 		return NewTooLargeResourceVersionError(key, minimum, current)
 	}
 	return nil
+}
+
+// observe times one etcd request of operation for the RequestObserver:
+// call the func it returns once etcd answered.
+func (s *Store) observe(operation string) (done func()) {
+	if s.observer == nil {
+		return func() {}
+	}
+	return s.observer(operation)
 }

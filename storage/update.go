@@ -45,18 +45,20 @@ func (s *Store) GuaranteedUpdate(ctx context.Context, key string, opts UpdateOpt
 		return nil, err
 	}
 	getCurrentState := func() (*objState, error) {
+		done := s.observe("get")
 		resp, err := s.client.Get(ctx, preparedKey)
+		done()
 		if err != nil {
 			return nil, fmt.Errorf("update %s %s: %w", s.gr, key, err)
 		}
-		return s.getState(key, resp, opts.IgnoreNotFound)
+		return s.getState(ctx, key, resp, opts.IgnoreNotFound)
 	}
 	// stateIsCurrent (upstream: origStateIsCurrent) is false while state
 	// is the cached copy, which etcd may have moved past.
 	var state *objState
 	stateIsCurrent := false
 	if opts.CachedExistingObject != nil {
-		state = s.getStateFromObject(opts.CachedExistingObject)
+		state = s.getStateFromObject(ctx, opts.CachedExistingObject)
 	}
 	if state == nil {
 		if state, err = getCurrentState(); err != nil {
@@ -101,7 +103,7 @@ func (s *Store) GuaranteedUpdate(ctx context.Context, key string, opts UpdateOpt
 			}
 			continue
 		}
-		data, err := s.encode(updated)
+		data, err := s.encode(ctx, updated)
 		if err != nil {
 			return nil, err
 		}
@@ -119,11 +121,13 @@ func (s *Store) GuaranteedUpdate(ctx context.Context, key string, opts UpdateOpt
 			}
 			return state.obj, nil
 		}
+		done := s.observe("update")
 		txn, err := s.client.Txn(ctx).
 			If(clientv3.Compare(clientv3.ModRevision(preparedKey), "=", state.rev)).
 			Then(clientv3.OpPut(preparedKey, string(data))).
 			Else(clientv3.OpGet(preparedKey)).
 			Commit()
+		done()
 		if err != nil {
 			return nil, fmt.Errorf("update %s %s: %w", s.gr, key, err)
 		}
@@ -132,7 +136,7 @@ func (s *Store) GuaranteedUpdate(ctx context.Context, key string, opts UpdateOpt
 			// state that won it.
 			s.logger.DebugContext(ctx, "etcd txn", "hop", "etcd.txn", "verb", "update", "key", key, "rv", state.rev, "retry", true)
 			fresh := (*clientv3.GetResponse)(txn.Responses[0].GetResponseRange())
-			if state, err = s.getState(key, fresh, opts.IgnoreNotFound); err != nil {
+			if state, err = s.getState(ctx, key, fresh, opts.IgnoreNotFound); err != nil {
 				return nil, err
 			}
 			stateIsCurrent = true
@@ -140,18 +144,18 @@ func (s *Store) GuaranteedUpdate(ctx context.Context, key string, opts UpdateOpt
 		}
 		rev := txn.Header.Revision
 		s.logger.DebugContext(ctx, "etcd txn", "hop", "etcd.txn", "verb", "update", "key", key, "rv", rev)
-		return s.decode(key, data, rev)
+		return s.decode(ctx, key, data, rev)
 	}
 }
 
 // getStateFromObject turns a cached copy of the object, which it takes,
 // into the objState a read of etcd would give: the revision from its
 // resourceVersion, and the stored bytes by encoding it as a write does.
-// nil when the copy cannot be used (no resourceVersion): the caller reads
-// etcd instead.
+// nil when the copy cannot be used (no resourceVersion, or its conversion
+// to the stored form failed): the caller reads etcd instead.
 //
 // Upstream: k8s.io/apiserver/pkg/storage/etcd3 (store.getStateFromObject).
-func (s *Store) getStateFromObject(obj runtime.Object) *objState {
+func (s *Store) getStateFromObject(ctx context.Context, obj runtime.Object) *objState {
 	meta, err := metav1.Accessor(obj)
 	if err != nil {
 		return nil
@@ -163,7 +167,7 @@ func (s *Store) getStateFromObject(obj runtime.Object) *objState {
 	}
 	// encode clears the resourceVersion, which is not stored; put it back,
 	// since preconditions and tryUpdate read it.
-	data, err := s.encode(obj)
+	data, err := s.encode(ctx, obj)
 	meta.ResourceVersion = rv
 	if err != nil {
 		return nil

@@ -217,7 +217,7 @@ func (w *watcher) run(ctx context.Context) {
 			continue
 		}
 		for _, e := range resp.Events {
-			ev, err := w.transform(e)
+			ev, err := w.transform(ctx, e)
 			if err != nil {
 				w.fail(ctx, err)
 				return
@@ -255,11 +255,11 @@ func (w *watcher) sync(ctx context.Context) (int64, error) {
 			rev = resp.Header.Revision
 			ops = append(ops, clientv3.WithRev(rev))
 		}
-		for _, kv := range resp.Kvs {
-			obj, err := w.store.decode(w.store.unprefix(kv.Key), kv.Value, kv.ModRevision)
-			if err != nil {
-				return 0, err
-			}
+		objs, err := w.store.decodeAll(ctx, w.store.storedValues(resp.Kvs))
+		if err != nil {
+			return 0, err
+		}
+		for _, obj := range objs {
 			matched, err := w.pred.Matches(obj)
 			if err != nil {
 				return 0, err
@@ -279,7 +279,7 @@ func (w *watcher) sync(ctx context.Context) (int64, error) {
 // an empty Type when the predicate filters it out.
 //
 // Upstream: k8s.io/apiserver/pkg/storage/etcd3 (watchChan.transform).
-func (w *watcher) transform(e *clientv3.Event) (watch.Event, error) {
+func (w *watcher) transform(ctx context.Context, e *clientv3.Event) (watch.Event, error) {
 	key := w.store.unprefix(e.Kv.Key)
 	// For a delete, Kv.ModRevision is the revision of the delete; the
 	// previous state is reported at the revision that ended it.
@@ -288,29 +288,31 @@ func (w *watcher) transform(e *clientv3.Event) (watch.Event, error) {
 		if e.PrevKv == nil {
 			return watch.Event{}, fmt.Errorf("etcd DELETE event for %s at revision %d has no previous value", key, rev)
 		}
-		old, err := w.store.decode(key, e.PrevKv.Value, rev)
+		old, err := w.store.decode(ctx, key, e.PrevKv.Value, rev)
 		if err != nil {
 			return watch.Event{}, err
 		}
 		return w.filter(watch.Deleted, old)
 	}
-	cur, err := w.store.decode(key, e.Kv.Value, rev)
-	if err != nil {
-		return watch.Event{}, err
-	}
 	// A put with no previous value is a create, or a put whose previous
 	// value etcd no longer has; ADDED is the best either can be, and
 	// informers treat an ADDED for an object they hold as an update.
-	if e.IsCreate() || e.PrevKv == nil {
-		return w.filter(watch.Added, cur)
-	}
-	if w.pred.Empty() {
+	if e.IsCreate() || e.PrevKv == nil || w.pred.Empty() {
+		cur, err := w.store.decode(ctx, key, e.Kv.Value, rev)
+		if err != nil {
+			return watch.Event{}, err
+		}
+		if e.IsCreate() || e.PrevKv == nil {
+			return w.filter(watch.Added, cur)
+		}
 		return watch.Event{Type: watch.Modified, Object: cur}, nil
 	}
-	old, err := w.store.decode(key, e.PrevKv.Value, rev)
+	// Both states are decoded (and converted) together.
+	states, err := w.store.decodeAll(ctx, []storedValue{{key: key, data: e.Kv.Value, rev: rev}, {key: key, data: e.PrevKv.Value, rev: rev}})
 	if err != nil {
 		return watch.Event{}, err
 	}
+	cur, old := states[0], states[1]
 	curMatches, err := w.pred.Matches(cur)
 	if err != nil {
 		return watch.Event{}, err
@@ -358,8 +360,8 @@ func (w *watcher) send(ctx context.Context, ev watch.Event) bool {
 }
 
 // fail sends err as the watch's last event, an Error carrying a Status:
-// 410 Expired for a compacted revision, 500 InternalError for anything
-// else. An error caused by ctx ending is no failure and sends nothing.
+// 410 Expired for a compacted revision, the Status err carries (from a
+// Converter), 500 InternalError for anything else. An error caused by ctx ending is no failure and sends nothing.
 //
 // Upstream: k8s.io/apiserver/pkg/storage/etcd3 (transformErrorToEvent).
 func (w *watcher) fail(ctx context.Context, err error) {
@@ -374,6 +376,8 @@ func (w *watcher) fail(ctx context.Context, err error) {
 		status = apierrors.NewResourceExpired(compacted.Error())
 	case errors.Is(err, rpctypes.ErrCompacted):
 		status = apierrors.NewResourceExpired(fmt.Sprintf("too old resource version: %d", w.rv))
+	case errors.As(err, &status):
+		// A Converter's own Status (a failed conversion webhook).
 	default:
 		status = apierrors.NewInternalError(err)
 	}

@@ -247,6 +247,15 @@ func (c *Cacher) Ready() <-chan struct{} { return c.ready.synced() }
 // stopped (ErrStopped) or ctx is done (its error).
 func (c *Cacher) WaitReady(ctx context.Context) error { return c.ready.wait(ctx) }
 
+// Count returns how many objects the cache holds now: the API server's
+// apiserver_storage_objects, read without asking etcd. It is 0 until the
+// first list completes.
+func (c *Cacher) Count() int {
+	c.watchCache.mu.RLock()
+	defer c.watchCache.mu.RUnlock()
+	return c.watchCache.store.len()
+}
+
 // Create is the underlying storage's Create.
 func (c *Cacher) Create(ctx context.Context, key string, obj runtime.Object) (runtime.Object, error) {
 	return c.storage.Create(ctx, key, obj)

@@ -3,36 +3,69 @@ package filters
 import (
 	"bufio"
 	"errors"
-	"log/slog"
 	"net"
 	"net/http"
 
+	"github.com/google/uuid"
+
+	authenticationv1 "github.com/minicp/minicp/api/authentication/v1"
+	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/apiserver/audit"
 	"github.com/minicp/minicp/apiserver/request"
 	"github.com/minicp/minicp/clock"
 )
 
-// WithAudit writes one structured log line per request once it completes:
-// who did what to which object, the response code and the latency. It sits
-// after authentication so it knows the user; requests rejected by
-// authentication are not audited, as in Kubernetes' default policy.
-func WithAudit(h http.Handler, log *slog.Logger, clk clock.Clock) http.Handler {
+// AuditIDHeader carries a request's audit ID: a client may send one, and
+// every response says which was used, so a request can be found in the
+// audit log.
+const AuditIDHeader = "Audit-Id"
+
+// WithAudit hands sink one audit.k8s.io/v1 Event per request once it
+// completes: who did what to which object, the response code and the
+// timestamps. It sits after authentication so it knows the user; requests
+// rejected by authentication are not audited, as in Kubernetes' default
+// policy. The response carries the Event's ID in the Audit-Id header.
+//
+// Upstream: k8s.io/apiserver/pkg/endpoints/filters (WithAudit,
+// WithAuditInit).
+func WithAudit(h http.Handler, sink audit.Sink, clk clock.Clock) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := clk.Now()
+		received := clk.Now()
+		auditID := r.Header.Get(AuditIDHeader)
+		if auditID == "" {
+			auditID = uuid.NewString()
+		}
+		w.Header().Set(AuditIDHeader, auditID)
 		rec := &statusRecorder{ResponseWriter: w, code: http.StatusOK}
 		h.ServeHTTP(rec, r)
-		info, _ := request.RequestInfoFrom(r.Context())
-		user, _ := request.UserFrom(r.Context())
-		attrs := []any{"code", rec.code, "latency", clk.Since(start), "userAgent", r.UserAgent()}
-		if user != nil {
-			attrs = append(attrs, "user", user.Name)
+
+		ev := &audit.Event{
+			TypeMeta:                 metav1.TypeMeta{Kind: "Event", APIVersion: audit.APIVersion},
+			Level:                    audit.LevelMetadata,
+			AuditID:                  auditID,
+			Stage:                    audit.StageResponseComplete,
+			RequestURI:               r.URL.RequestURI(),
+			UserAgent:                r.UserAgent(),
+			ResponseStatus:           &metav1.Status{Code: int32(rec.code)},
+			RequestReceivedTimestamp: metav1.NewMicroTime(received),
+			StageTimestamp:           metav1.NewMicroTime(clk.Now()),
 		}
-		if info != nil {
-			attrs = append(attrs, "verb", info.Verb, "path", info.Path)
+		if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+			ev.SourceIPs = []string{host}
+		}
+		if user, ok := request.UserFrom(r.Context()); ok && user != nil {
+			ev.User = authenticationv1.UserInfo{Username: user.Name, UID: user.UID, Groups: user.Groups}
+		}
+		if info, ok := request.RequestInfoFrom(r.Context()); ok {
+			ev.Verb = info.Verb
 			if info.IsResourceRequest {
-				attrs = append(attrs, "resource", info.Resource, "namespace", info.Namespace, "name", info.Name)
+				ev.ObjectRef = &audit.ObjectReference{
+					Resource: info.Resource, Namespace: info.Namespace, Name: info.Name,
+					APIGroup: info.APIGroup, APIVersion: info.APIVersion, Subresource: info.Subresource,
+				}
 			}
 		}
-		log.Info("audit", attrs...)
+		sink.ProcessEvents(ev)
 	})
 }
 

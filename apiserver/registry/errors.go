@@ -2,6 +2,7 @@ package registry
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 
 	"github.com/minicp/minicp/api/apierrors"
@@ -72,6 +73,8 @@ func interpretCommon(err error, gr runtime.GroupResource, name string) error {
 		return apierrors.NewResourceExpired(detailOr(err, "too old resource version"))
 	case errors.Is(err, storage.ErrInvalidKey), errors.Is(err, storage.ErrInvalidResourceVersion):
 		return apierrors.NewBadRequest(detailOr(err, ""))
+	case errors.Is(err, storage.ErrRequestTooLarge):
+		return apierrors.NewRequestEntityTooLarge(fmt.Sprintf("%s %q is larger than etcd stores: %v", gr, name, storage.ErrRequestTooLarge))
 	case errors.Is(err, storage.ErrTooLargeResourceVersion):
 		// The client asked for a revision etcd has not reached: tell it to
 		// retry shortly, as kube-apiserver does.

@@ -48,6 +48,9 @@ func commonTranslations(name string) []translation {
 			code: 410, reason: metav1.StatusReasonExpired, message: "too old resource version: 1 (5)"},
 		{name: "expired without detail", err: storage.NewExpiredError(podKey, 1, ""),
 			code: 410, reason: metav1.StatusReasonExpired, message: "too old resource version"},
+		{name: "too large for etcd", err: fmt.Errorf("create pods %s: %w", podKey, storage.ErrRequestTooLarge),
+			code: 413, reason: metav1.StatusReasonRequestEntityTooLarge,
+			message: fmt.Sprintf("Request entity too large: pods %q is larger than etcd stores: etcdserver: request is too large", name)},
 		{name: "unknown error is a server fault", err: errors.New("etcdserver: request timed out"),
 			code: 500, reason: metav1.StatusReasonInternalError, message: "Internal error occurred: etcdserver: request timed out"},
 	}

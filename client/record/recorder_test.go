@@ -1,15 +1,14 @@
 package record_test
 
 import (
-	"context"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/client/record"
 	"github.com/minicp/minicp/cluster/clustertest"
@@ -17,7 +16,7 @@ import (
 
 func newClientset(t *testing.T) *client.Clientset {
 	t.Helper()
-	return clustertest.InMemoryClientset(t, clustertest.NewAPIServer(t))
+	return clustertest.InMemoryClientset(t, apiservertest.New(t))
 }
 
 // TestRepeatsFoldIntoOneEvent: the same event twice is one Event with
@@ -25,10 +24,7 @@ func newClientset(t *testing.T) *client.Clientset {
 func TestRepeatsFoldIntoOneEvent(t *testing.T) {
 	cs := newClientset(t)
 	r := record.New(cs, record.Options{Component: "test-scheduler"})
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan error, 1)
-	go func() { done <- r.Start(ctx) }()
-	defer func() { cancel(); <-done }()
+	clustertest.Start(t, r)
 
 	pod := &corev1.Pod{TypeMeta: metav1.TypeMeta{Kind: "Pod", APIVersion: "v1"},
 		ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "web", UID: "u1"}}
@@ -37,7 +33,7 @@ func TestRepeatsFoldIntoOneEvent(t *testing.T) {
 	r.Eventf(pod, corev1.EventTypeNormal, "Scheduled", "Successfully assigned default/web to %s", "node-1")
 
 	// Events are written asynchronously: watch them arrive.
-	deadline, stop := context.WithTimeout(t.Context(), 10*time.Second)
+	deadline, stop := clustertest.WaitContext(t)
 	defer stop()
 	w, err := cs.Events("default").Watch(deadline, client.ListOptions{ResourceVersion: "0"})
 	require.NoError(t, err)

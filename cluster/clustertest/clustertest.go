@@ -11,10 +11,24 @@
 //		...
 //		require.NoError(t, c.WaitIdle(ctx))
 //	}
+//
+// It is also the one toolbox of minicp's tests for the parts around a
+// cluster: Start runs any component (Start(ctx) error) for a test and
+// waits for it when the test ends; StartManager runs a controllers
+// Manager; InMemoryClient reaches an apiservertest server. Waits watch,
+// never poll, and all are bounded by WaitTimeout (MINICP_WAIT_TIMEOUT on a
+// slow machine): WaitFor (one object), WaitForList (a set), WaitForEvent,
+// WaitIdle (wait.Idlers), Receive, ReceiveUntil and NextEvent (channels
+// and watches), and WaitContext for a bounded wait of one's own.
+//
+// Two kinds of tests keep small helpers of their own: internal tests of a
+// package clustertest imports (an import cycle), and the tests of
+// storage, watchcache and apiserver, which sit below it and have internal
+// tests too, so importing it would rebuild most of the tree for each of
+// their test binaries.
 package clustertest
 
 import (
-	"context"
 	"log/slog"
 	"testing"
 
@@ -41,6 +55,15 @@ type config struct {
 
 // WithNodes runs n simulated nodes, and so the scheduler. Defaults to 1.
 func WithNodes(n int) Option { return func(c *config) { c.opts.Nodes = n } }
+
+// WithServiceNetwork runs the Service proxy and cluster DNS (off by
+// default): ClusterIPs carry traffic and names resolve, for this cluster
+// alone in its process at a time, since they listen on fixed loopback
+// addresses. Tests that use it must not run in parallel with others
+// that do.
+func WithServiceNetwork() Option {
+	return func(c *config) { c.opts.DisableServiceNetwork = false }
+}
 
 // WithClock gives every component the same clock: pass a
 // clocktest.Fake to step heartbeats, container run time and backoff
@@ -87,11 +110,15 @@ type Cluster struct {
 }
 
 // New starts a cluster for t and stops it when t ends. It fails t if the
-// cluster does not start.
+// cluster does not start, or is not ready within WaitTimeout.
 func New(t testing.TB, opts ...Option) *Cluster {
 	t.Helper()
 	cfg := config{
-		opts:  cluster.Options{Etcd: storagetest.Client(t), StoragePrefix: storagetest.Prefix(t), Nodes: 1},
+		// The Service network listens on fixed loopback addresses, which
+		// clusters of parallel tests would fight over: WithServiceNetwork
+		// turns it on.
+		opts: cluster.Options{Etcd: storagetest.Client(t), StoragePrefix: storagetest.Prefix(t), Nodes: 1,
+			DisableServiceNetwork: true},
 		level: slog.LevelWarn,
 	}
 	for _, opt := range opts {
@@ -102,19 +129,15 @@ func New(t testing.TB, opts ...Option) *Cluster {
 	if err != nil {
 		t.Fatalf("clustertest: %v", err)
 	}
-	ctx, cancel := context.WithCancel(context.WithoutCancel(t.Context()))
-	done := make(chan error, 1)
-	go func() { done <- c.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("clustertest: stop: %v", err)
-		}
-	})
+	running := Start(t, c)
+	ctx, cancel := WaitContext(t)
+	defer cancel()
 	select {
 	case <-c.Ready():
-	case err := <-done:
-		t.Fatalf("clustertest: start: %v", err)
+	case <-running.Done():
+		t.Fatal("clustertest: the cluster stopped before it was ready")
+	case <-ctx.Done():
+		t.Fatalf("clustertest: the cluster not ready within %v", WaitTimeout)
 	}
 	scheme, err := client.NewScheme()
 	if err != nil {

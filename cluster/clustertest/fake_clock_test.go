@@ -14,19 +14,12 @@ import (
 	coordinationv1 "github.com/minicp/minicp/api/coordination/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
-	"github.com/minicp/minicp/api/watch"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock"
 	"github.com/minicp/minicp/clock/clocktest"
 	"github.com/minicp/minicp/cluster"
 	"github.com/minicp/minicp/cluster/clustertest"
 )
-
-// waitTimeout bounds every wait for the cluster. Things happen in
-// milliseconds; 30s is for a loaded machine under -race, and turns a lost
-// event into a failure instead of a hang. It is wall time: no wait here is
-// for the fake clock.
-const waitTimeout = 30 * time.Second
 
 // TestCrashLoopOnFakeClock runs a pod whose container sleeps 30s and exits
 // 3, with restartPolicy OnFailure, on a cluster whose every component
@@ -66,7 +59,7 @@ func TestCrashLoopOnFakeClock(t *testing.T) {
 	clk := clocktest.NewFake(epoch)
 	c := clustertest.New(t, clustertest.WithNodes(1), clustertest.WithClock(clk), clustertest.WithControllers())
 	// The whole scenario takes well under a second; each wait has its own
-	// waitTimeout, and this bounds their sum.
+	// clustertest.WaitTimeout, and this bounds their sum.
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 	cs := c.Clientset()
@@ -84,7 +77,7 @@ func TestCrashLoopOnFakeClock(t *testing.T) {
 		},
 	}, client.WriteOptions{})
 	require.NoError(t, err, "create pod")
-	waitFor(ctx, t, pods, "crash", "Running", func(p *corev1.Pod) bool { return p.Status.Phase == corev1.PodRunning })
+	clustertest.WaitFor(t, pods, "crash", "Running", func(p *corev1.Pod, found bool) bool { return found && p.Status.Phase == corev1.PodRunning })
 	require.NoError(t, c.WaitIdle(ctx), "WaitIdle")
 	p, err := pods.Get(ctx, "crash", client.GetOptions{})
 	require.NoError(t, err)
@@ -126,7 +119,9 @@ func TestCrashLoopOnFakeClock(t *testing.T) {
 		assertContainer(t, p, fmt.Sprintf("at %ds", s.now), s.want)
 		assertLease(ctx, t, cs, node, at(s.lease), fmt.Sprintf("at %ds", s.now))
 		if s.now == 60 {
-			ev := waitEvent(ctx, t, cs, "crash", "BackOff")
+			ev := clustertest.WaitForEvent(t, cs, "default", func(ev *corev1.Event) bool {
+				return ev.InvolvedObject.Name == "crash" && ev.Reason == "BackOff"
+			})
 			assert.Equal(t, corev1.EventTypeWarning, ev.Type)
 			assert.Contains(t, ev.Message, "Back-off restarting failed container main in pod crash_default(")
 			assert.Equal(t, at(60), ev.FirstTimestamp.Time.UTC(), "the BackOff event is stamped with the fake time")
@@ -181,80 +176,8 @@ func assertContainer(t *testing.T, p *corev1.Pod, when string, w want) {
 func assertLease(ctx context.Context, t *testing.T, cs *client.Clientset, node string, renew time.Time, when string) {
 	t.Helper()
 	leases := cs.Leases(metav1.NamespaceNodeLease)
-	waitFor(ctx, t, leases, node, fmt.Sprintf("%s: renewTime %s", when, renew.Format(time.TimeOnly)),
-		func(l *coordinationv1.Lease) bool {
-			return l.Spec.RenewTime != nil && l.Spec.RenewTime.Time.Equal(renew)
+	clustertest.WaitFor(t, leases, node, fmt.Sprintf("%s: renewTime %s", when, renew.Format(time.TimeOnly)),
+		func(l *coordinationv1.Lease, found bool) bool {
+			return found && l.Spec.RenewTime != nil && l.Spec.RenewTime.Time.Equal(renew)
 		})
-}
-
-// waitFor waits until the object called name satisfies cond and returns
-// it, under ctx's deadline; what names the condition in the failure
-// message. It reads the object and watches it from there, so no change is
-// missed; a watch the server ends is started again.
-func waitFor[T metav1.Object, L metav1.ListInterface](ctx context.Context, t *testing.T, r *client.Resource[T, L], name, what string, cond func(T) bool) T {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(ctx, waitTimeout)
-	defer cancel()
-	var last T
-	for {
-		obj, err := r.Get(ctx, name, client.GetOptions{})
-		if ctx.Err() != nil {
-			t.Fatalf("%s %s: %s: not within %v; last seen: %+v", r.Info().GVR.Resource, name, what, waitTimeout, last)
-		}
-		require.NoError(t, err, "get %s %s", r.Info().GVR.Resource, name)
-		last = obj
-		if cond(obj) {
-			return obj
-		}
-		w, err := r.Watch(ctx, client.ListOptions{FieldSelector: "metadata.name=" + name,
-			ResourceVersion: obj.GetObjectMeta().ResourceVersion})
-		if ctx.Err() != nil {
-			continue // reported above
-		}
-		require.NoError(t, err, "watch %s %s", r.Info().GVR.Resource, name)
-		for ev := range w.ResultChan() {
-			if o, ok := ev.Object.(T); ok && ev.Type != watch.Deleted {
-				last = o
-				if cond(o) {
-					w.Stop()
-					return o
-				}
-			}
-		}
-		w.Stop()
-	}
-}
-
-// waitEvent waits until an Event with reason about the pod exists in
-// default and returns it.
-func waitEvent(ctx context.Context, t *testing.T, cs *client.Clientset, pod, reason string) *corev1.Event {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(ctx, waitTimeout)
-	defer cancel()
-	events := cs.Events("default")
-	find := func(ev *corev1.Event) bool { return ev.InvolvedObject.Name == pod && ev.Reason == reason }
-	for {
-		list, err := events.List(ctx, client.ListOptions{})
-		if ctx.Err() != nil {
-			t.Fatalf("no %s Event about pod %s within %v", reason, pod, waitTimeout)
-		}
-		require.NoError(t, err, "list events")
-		for i := range list.Items {
-			if find(&list.Items[i]) {
-				return &list.Items[i]
-			}
-		}
-		w, err := events.Watch(ctx, client.ListOptions{ResourceVersion: list.ResourceVersion})
-		if ctx.Err() != nil {
-			continue // reported above
-		}
-		require.NoError(t, err, "watch events")
-		for e := range w.ResultChan() {
-			if ev, ok := e.Object.(*corev1.Event); ok && find(ev) {
-				w.Stop()
-				return ev
-			}
-		}
-		w.Stop()
-	}
 }

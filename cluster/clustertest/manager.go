@@ -1,7 +1,6 @@
 package clustertest
 
 import (
-	"context"
 	"testing"
 
 	"github.com/minicp/minicp/client"
@@ -25,14 +24,6 @@ func StartManager(t testing.TB, cl *client.Client, clk clock.Clock, adds ...func
 			t.Fatalf("clustertest: add a controller: %v", err)
 		}
 	}
-	ctx, cancel := context.WithCancel(context.WithoutCancel(t.Context()))
-	done := make(chan error, 1)
-	go func() { done <- mgr.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("clustertest: the manager stopped with: %v", err)
-		}
-	})
+	Start(t, mgr)
 	return mgr
 }

@@ -2,10 +2,17 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"io"
+	"log/slog"
+	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -16,46 +23,197 @@ import (
 	"github.com/minicp/minicp/storage/storagetest"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m, storagetest.LeakOptions()...) }
+// runMainEnv makes the test binary run main instead of the tests, so
+// TestExitCodes sees minicp's real exit codes without building it.
+const runMainEnv = "MINICP_TEST_RUN_MAIN"
 
-// TestUp runs `minicp up` as a user would, with an embedded etcd, and
-// stops it as Ctrl-C would.
-func TestUp(t *testing.T) {
-	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
-	ctx, cancel := context.WithCancel(t.Context())
-	pr, pw := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		done <- up(ctx, []string{"--listen", "127.0.0.1:0", "--kubeconfig", kubeconfig, "--log-level", "error"}, pw, io.Discard)
-		pw.Close()
-	}()
-	sc := bufio.NewScanner(pr)
-	var out []string
-	for sc.Scan() {
-		out = append(out, sc.Text())
-		if strings.HasPrefix(sc.Text(), "press Ctrl-C") {
-			break
-		}
+func TestMain(m *testing.M) {
+	if os.Getenv(runMainEnv) == "1" {
+		main()
+		os.Exit(0)
 	}
-	assert.Contains(t, strings.Join(out, "\n"), "kubeconfig: "+kubeconfig)
-	data, err := os.ReadFile(kubeconfig)
-	require.NoError(t, err)
-	assert.Contains(t, string(data), "server: https://127.0.0.1:")
-	assert.Contains(t, string(data), "token: ")
-
-	cancel()
-	go io.Copy(io.Discard, pr) //nolint:errcheck // drain the "stopped" line
-	require.NoError(t, <-done)
+	goleak.VerifyTestMain(m, storagetest.LeakOptions()...)
 }
 
-func TestUnknownCommand(t *testing.T) {
-	err := run([]string{"down"}, io.Discard, io.Discard)
-	assert.ErrorContains(t, err, `unknown command "down"`)
+// TestExitCodes runs minicp as a process: help of every kind and version
+// exit 0, a mistake exits 1 with one line on stderr.
+func TestExitCodes(t *testing.T) {
+	tests := []struct {
+		args       []string
+		code       int
+		stdout     string
+		stderrLine string
+	}{
+		{args: []string{"--help"}, stdout: "Available Commands:"},
+		{args: []string{"up", "--help"}, stdout: "--audit-log-path"},
+		{args: []string{"up", "-h"}, stdout: "--etcd-servers"},
+		{args: []string{"help", "up"}, stdout: "minicp up [flags]"},
+		{args: []string{"version", "--help"}, stdout: "minicp version [flags]"},
+		{args: []string{"completion", "--help"}, stdout: "bash"},
+		{args: []string{"version"}, stdout: "Kubernetes:  v1."},
+		{args: []string{"completion", "fish"}, stdout: "complete -c minicp"},
+		{args: []string{"down"}, code: 1, stderrLine: `minicp: unknown command "down" for "minicp"`},
+		{args: []string{"up", "--nodes", "many"}, code: 1, stderrLine: `minicp: invalid argument "many" for "--nodes" flag`},
+		{args: []string{"version", "extra"}, code: 1, stderrLine: `minicp: unknown command "extra" for "minicp version"`},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			cmd := exec.CommandContext(t.Context(), os.Args[0], tc.args...)
+			cmd.Env = append(os.Environ(), runMainEnv+"=1")
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			code := 0
+			var exitErr *exec.ExitError
+			if errors.As(err, &exitErr) {
+				code = exitErr.ExitCode()
+			} else {
+				require.NoError(t, err)
+			}
+			assert.Equal(t, tc.code, code, "exit code of minicp %v; stderr: %s", tc.args, stderr.String())
+			assert.Contains(t, stdout.String(), tc.stdout, "stdout of minicp %v", tc.args)
+			if tc.stderrLine != "" {
+				assert.True(t, strings.HasPrefix(stderr.String(), tc.stderrLine), "stderr of minicp %v: %q", tc.args, stderr.String())
+				assert.Equal(t, 1, strings.Count(stderr.String(), "\n"), "one line on stderr: %q", stderr.String())
+			} else {
+				assert.Empty(t, stderr.String(), "nothing on stderr")
+			}
+		})
+	}
+}
+
+func TestVersion(t *testing.T) {
+	var out bytes.Buffer
+	require.NoError(t, execute(t.Context(), []string{"version"}, &out, io.Discard))
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	require.Len(t, lines, 3, "minicp, Kubernetes, Go: %q", out.String())
+	assert.Regexp(t, `^minicp: +\S`, lines[0])
+	assert.Equal(t, "Kubernetes:  v1.32.0-minicp", lines[1], "the version /version reports")
+	assert.Equal(t, "Go:          "+runtime.Version()+" "+runtime.GOOS+"/"+runtime.GOARCH, lines[2])
+}
+
+func TestCompletion(t *testing.T) {
+	for _, shell := range []string{"bash", "zsh", "fish", "powershell"} {
+		var out bytes.Buffer
+		require.NoError(t, execute(t.Context(), []string{"completion", shell}, &out, io.Discard), shell)
+		assert.Contains(t, out.String(), "minicp", "a %s completion script", shell)
+	}
+}
+
+func TestLevel(t *testing.T) {
+	tests := []struct {
+		name      string
+		verbosity int
+		logLevel  string
+		want      slog.Level
+	}{
+		{name: "default shows warnings", want: slog.LevelWarn},
+		{name: "-v 2 shows lifecycle", verbosity: 2, want: slog.LevelInfo},
+		{name: "-v 4 shows every hop", verbosity: 4, want: slog.LevelDebug},
+		{name: "--log-level wins", verbosity: 4, logLevel: "error", want: slog.LevelError},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			o := &upOptions{verbosity: tc.verbosity, logLevel: tc.logLevel}
+			got, err := o.level(tc.logLevel != "")
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, got)
+		})
+	}
+	_, err := (&upOptions{logLevel: "loud"}).level(true)
+	assert.ErrorContains(t, err, "--log-level")
+}
+
+// TestUpRejectsATakenPort checks that a taken --listen address is
+// reported at once, in one line, before etcd starts.
+func TestUpRejectsATakenPort(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	dataDir := filepath.Join(t.TempDir(), "etcd")
+	var stderr bytes.Buffer
+	err = execute(t.Context(), []string{"up", "--listen", ln.Addr().String(), "--data-dir", dataDir,
+		"--kubeconfig", filepath.Join(t.TempDir(), "kubeconfig")}, io.Discard, &stderr)
+	require.Error(t, err)
+	assert.Equal(t, "cannot listen on "+ln.Addr().String()+": address already in use (is another minicp or API server running? choose another address with --listen)", err.Error())
+	assert.NoDirExists(t, dataDir, "etcd never started")
+	assert.Empty(t, stderr.String(), "nothing logged")
 }
 
 func TestUpRejectsABadSchedulerConfig(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sched.yaml")
 	require.NoError(t, os.WriteFile(path, []byte("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nnonsense: 1\n"), 0o600))
-	err := up(t.Context(), []string{"--listen", "127.0.0.1:0", "--scheduler-config", path}, io.Discard, io.Discard)
+	err := execute(t.Context(), []string{"up", "--listen", "127.0.0.1:0", "--scheduler-config", path}, io.Discard, io.Discard)
 	assert.ErrorContains(t, err, "--scheduler-config")
+}
+
+// TestUp runs `minicp up` as a user would, with an embedded etcd and an
+// audit log, reads its banner, and stops it as Ctrl-C would: the
+// default verbosity logs nothing, and the audit log holds one
+// audit.k8s.io/v1 Event per line.
+func TestUp(t *testing.T) {
+	dir := t.TempDir()
+	kubeconfig := filepath.Join(dir, "kubeconfig")
+	auditLog := filepath.Join(dir, "audit", "audit.log")
+	ctx, cancel := context.WithCancel(t.Context())
+	pr, pw := io.Pipe()
+	// A file, which the logger's goroutines may write at once.
+	stderr, err := os.Create(filepath.Join(dir, "stderr"))
+	require.NoError(t, err)
+	defer stderr.Close()
+	done := make(chan error, 1)
+	go func() {
+		done <- execute(ctx, []string{"up", "--listen", "127.0.0.1:0", "--kubeconfig", kubeconfig,
+			"--audit-log-path", auditLog}, pw, stderr)
+		pw.Close()
+	}()
+	sc := bufio.NewScanner(pr)
+	var banner []string
+	for sc.Scan() {
+		banner = append(banner, sc.Text())
+		if strings.HasPrefix(sc.Text(), "Press Ctrl-C") {
+			break
+		}
+	}
+	text := strings.Join(banner, "\n")
+	assert.Regexp(t, `(?m)^  API server:  https://127\.0\.0\.1:\d+$`, text)
+	assert.Contains(t, text, "\n  kubeconfig:  "+kubeconfig+"\n")
+	assert.Contains(t, text, "\n  export KUBECONFIG="+kubeconfig+"\n")
+	assert.Contains(t, text, "\n  nodes:       1 (minicp-node-1)\n")
+	assert.Contains(t, text, "\n  etcd:        embedded, data in a temporary directory (removed on stop)\n")
+	assert.Contains(t, text, "\n  audit log:   "+auditLog+"\n")
+	assert.LessOrEqual(t, len(banner), 15, "a short banner: %s", text)
+	data, err := os.ReadFile(kubeconfig)
+	require.NoError(t, err)
+	assert.Contains(t, string(data), "server: https://127.0.0.1:")
+
+	cancel()
+	go io.Copy(io.Discard, pr) //nolint:errcheck // drain the "stopped" line
+	require.NoError(t, <-done)
+	logged, err := os.ReadFile(stderr.Name())
+	require.NoError(t, err)
+	// Warnings may show (an anomaly a component retried); the lifecycle
+	// and the requests may not.
+	assert.NotContains(t, string(logged), "level=INFO", "no lifecycle records at the default verbosity")
+	assert.NotContains(t, string(logged), "level=DEBUG", "no audit or hop records at the default verbosity")
+
+	f, err := os.Open(auditLog)
+	require.NoError(t, err)
+	defer f.Close()
+	events := 0
+	lines := bufio.NewScanner(f)
+	for lines.Scan() {
+		var ev struct {
+			APIVersion, Kind, Stage, AuditID string
+			User                             struct{ Username string }
+		}
+		require.NoError(t, json.Unmarshal(lines.Bytes(), &ev), "line %d of the audit log: %s", events+1, lines.Text())
+		assert.Equal(t, "audit.k8s.io/v1", ev.APIVersion)
+		assert.Equal(t, "Event", ev.Kind)
+		assert.Equal(t, "ResponseComplete", ev.Stage)
+		assert.NotEmpty(t, ev.AuditID)
+		assert.Equal(t, "minicp-admin", ev.User.Username, "the components act as the admin")
+		events++
+	}
+	assert.Positive(t, events, "the components' requests are audited")
 }

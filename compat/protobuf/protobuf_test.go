@@ -17,8 +17,11 @@ import (
 	kauthenticationv1 "k8s.io/api/authentication/v1"
 	kauthorizationv1 "k8s.io/api/authorization/v1"
 	kautoscalingv1 "k8s.io/api/autoscaling/v1"
+	kautoscalingv2 "k8s.io/api/autoscaling/v2"
 	kbatchv1 "k8s.io/api/batch/v1"
+	kcertificatesv1 "k8s.io/api/certificates/v1"
 	kcorev1 "k8s.io/api/core/v1"
+	kdiscoveryv1 "k8s.io/api/discovery/v1"
 	krbacv1 "k8s.io/api/rbac/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	kmetav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -101,15 +104,18 @@ func compatCases() []compatCase {
 	}
 }
 
-// allCases are compatCases, workloadCases and rbacCases.
+// allCases are compatCases, workloadCases, rbacCases, discoveryCases and
+// autoscalingCertificatesCases.
 func allCases() []compatCase {
-	return append(append(compatCases(), workloadCases()...), rbacCases()...)
+	return append(append(append(append(compatCases(), workloadCases()...), rbacCases()...), discoveryCases()...),
+		autoscalingCertificatesCases()...)
 }
 
 func newSerializer() *kprotobuf.Serializer {
 	scheme := kruntime.NewScheme()
 	for _, add := range []func(*kruntime.Scheme) error{kcorev1.AddToScheme, kappsv1.AddToScheme, kbatchv1.AddToScheme, kautoscalingv1.AddToScheme,
-		krbacv1.AddToScheme, kauthorizationv1.AddToScheme, kauthenticationv1.AddToScheme} {
+		krbacv1.AddToScheme, kauthorizationv1.AddToScheme, kauthenticationv1.AddToScheme, kdiscoveryv1.AddToScheme,
+		kautoscalingv2.AddToScheme, kcertificatesv1.AddToScheme} {
 		if err := add(scheme); err != nil {
 			panic(err)
 		}

@@ -1,7 +1,13 @@
 package protobuf
 
 import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/json"
+	"encoding/pem"
 	"io"
 	"net/http"
 	"slices"
@@ -38,7 +44,11 @@ var servedObjects = []struct{ path, body string }{
 	{"/apis/batch/v1/namespaces/default/jobs", `{"metadata":{"name":"j"},"spec":{"template":{"spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"busybox"}]}}}}`},
 	{"/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles", `{"metadata":{"name":"r"},"rules":[{"verbs":["get"],"apiGroups":[""],"resources":["pods"],"resourceNames":["p"]}]}`},
 	{"/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings", `{"metadata":{"name":"rb"},"roleRef":{"kind":"Role","name":"r"},"subjects":[{"kind":"User","name":"alice"},{"kind":"ServiceAccount","name":"sa"}]}`},
+	{"/apis/discovery.k8s.io/v1/namespaces/default/endpointslices", `{"metadata":{"name":"es","labels":{"kubernetes.io/service-name":"svc"}},"addressType":"IPv4","endpoints":[{"addresses":["10.244.0.7"],"conditions":{"ready":true,"serving":true,"terminating":false},"nodeName":"n","targetRef":{"kind":"Pod","namespace":"default","name":"p"}}],"ports":[{"name":"","port":80,"protocol":"TCP"}]}`},
 	{"/apis/coordination.k8s.io/v1/namespaces/default/leases", `{"metadata":{"name":"l"},"spec":{"holderIdentity":"me","leaseDurationSeconds":15}}`},
+	{"/apis/apps/v1/namespaces/default/statefulsets", `{"metadata":{"name":"ss"},"spec":{"serviceName":"ss","selector":{"matchLabels":{"app":"s"}},"template":{"metadata":{"labels":{"app":"s"}},"spec":{"containers":[{"name":"c","image":"busybox"}]}},"volumeClaimTemplates":[{"metadata":{"name":"data"},"spec":{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"1Gi"}}}}]}}`},
+	{"/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers", `{"metadata":{"name":"hpa"},"spec":{"scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"d"},"maxReplicas":3,"metrics":[{"type":"Pods","pods":{"metric":{"name":"qps"},"target":{"type":"AverageValue","averageValue":"10"}}}],"behavior":{"scaleDown":{"stabilizationWindowSeconds":60}}}}`},
+	{"/apis/certificates.k8s.io/v1/certificatesigningrequests", csrJSON()},
 	{"/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations", `{"metadata":{"name":"v"},"webhooks":[{"name":"v.example.com","clientConfig":{"url":"https://127.0.0.1:1/v"},"rules":[{"operations":["CREATE"],"apiGroups":["example.com"],"apiVersions":["v1"],"resources":["nothing"]}],"sideEffects":"None","admissionReviewVersions":["v1"]}]}`},
 	{"/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations", `{"metadata":{"name":"m"},"webhooks":[{"name":"m.example.com","clientConfig":{"url":"https://127.0.0.1:1/m"},"rules":[{"operations":["CREATE"],"apiGroups":["example.com"],"apiVersions":["v1"],"resources":["nothing"]}],"sideEffects":"None","admissionReviewVersions":["v1"]}]}`},
 }
@@ -103,8 +113,10 @@ func TestEveryServedKindAsProtobuf(t *testing.T) {
 		}
 	}
 	t.Logf("checked %d resources: %s", len(checked), strings.Join(checked, ", "))
-	for _, want := range []string{"v1/pods", "v1/nodes", "apps/v1/deployments", "batch/v1/jobs", "coordination.k8s.io/v1/leases",
+	for _, want := range []string{"v1/pods", "v1/nodes", "apps/v1/deployments", "batch/v1/jobs", "coordination.k8s.io/v1/leases", "discovery.k8s.io/v1/endpointslices",
 		"rbac.authorization.k8s.io/v1/clusterroles", "rbac.authorization.k8s.io/v1/rolebindings",
+		"apps/v1/statefulsets", "autoscaling/v1/horizontalpodautoscalers", "autoscaling/v2/horizontalpodautoscalers",
+		"certificates.k8s.io/v1/certificatesigningrequests",
 		"apiextensions.k8s.io/v1/customresourcedefinitions", "admissionregistration.k8s.io/v1/validatingwebhookconfigurations"} {
 		assert.Contains(t, checked, want, "resources checked")
 	}
@@ -132,4 +144,19 @@ func decodeFrom(t *testing.T, d kruntime.Decoder, data []byte) kruntime.Object {
 	obj, _, err := d.Decode(data, nil, nil)
 	require.NoError(t, err, "decode %q", data)
 	return obj
+}
+
+// csrJSON is a CertificateSigningRequest for a client certificate, its
+// request signed by a key made for it.
+func csrJSON() string {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		panic(err)
+	}
+	der, err := x509.CreateCertificateRequest(rand.Reader, &x509.CertificateRequest{Subject: pkix.Name{CommonName: "jane"}}, key)
+	if err != nil {
+		panic(err)
+	}
+	request, _ := json.Marshal(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE REQUEST", Bytes: der}))
+	return `{"metadata":{"name":"csr"},"spec":{"request":` + string(request) + `,"signerName":"example.com/signer","usages":["client auth"],"expirationSeconds":3600}}`
 }

@@ -11,9 +11,12 @@ import (
 	kauthenticationv1 "k8s.io/api/authentication/v1"
 	kauthorizationv1 "k8s.io/api/authorization/v1"
 	kautoscalingv1 "k8s.io/api/autoscaling/v1"
+	kautoscalingv2 "k8s.io/api/autoscaling/v2"
 	kbatchv1 "k8s.io/api/batch/v1"
+	kcertificatesv1 "k8s.io/api/certificates/v1"
 	kcoordinationv1 "k8s.io/api/coordination/v1"
 	kcorev1 "k8s.io/api/core/v1"
+	kdiscoveryv1 "k8s.io/api/discovery/v1"
 	krbacv1 "k8s.io/api/rbac/v1"
 	kmetav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -21,9 +24,12 @@ import (
 	authenticationv1 "github.com/minicp/minicp/api/authentication/v1"
 	authorizationv1 "github.com/minicp/minicp/api/authorization/v1"
 	autoscalingv1 "github.com/minicp/minicp/api/autoscaling/v1"
+	autoscalingv2 "github.com/minicp/minicp/api/autoscaling/v2"
 	batchv1 "github.com/minicp/minicp/api/batch/v1"
+	certificatesv1 "github.com/minicp/minicp/api/certificates/v1"
 	coordinationv1 "github.com/minicp/minicp/api/coordination/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
+	discoveryv1 "github.com/minicp/minicp/api/discovery/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	rbacv1 "github.com/minicp/minicp/api/rbac/v1"
 )
@@ -59,8 +65,16 @@ func TestJSONTagsMatchKubernetes(t *testing.T) {
 		{reflect.TypeFor[appsv1.ReplicaSetList](), reflect.TypeFor[kappsv1.ReplicaSetList]()},
 		{reflect.TypeFor[batchv1.JobList](), reflect.TypeFor[kbatchv1.JobList]()},
 		{reflect.TypeFor[autoscalingv1.Scale](), reflect.TypeFor[kautoscalingv1.Scale]()},
+		{reflect.TypeFor[appsv1.StatefulSetList](), reflect.TypeFor[kappsv1.StatefulSetList]()},
+		{reflect.TypeFor[autoscalingv1.HorizontalPodAutoscalerList](), reflect.TypeFor[kautoscalingv1.HorizontalPodAutoscalerList]()},
+		{reflect.TypeFor[autoscalingv1.MetricSpec](), reflect.TypeFor[kautoscalingv1.MetricSpec]()},
+		{reflect.TypeFor[autoscalingv1.MetricStatus](), reflect.TypeFor[kautoscalingv1.MetricStatus]()},
+		{reflect.TypeFor[autoscalingv1.HorizontalPodAutoscalerCondition](), reflect.TypeFor[kautoscalingv1.HorizontalPodAutoscalerCondition]()},
+		{reflect.TypeFor[autoscalingv2.HorizontalPodAutoscalerList](), reflect.TypeFor[kautoscalingv2.HorizontalPodAutoscalerList]()},
+		{reflect.TypeFor[certificatesv1.CertificateSigningRequestList](), reflect.TypeFor[kcertificatesv1.CertificateSigningRequestList]()},
 		{reflect.TypeFor[coordinationv1.LeaseList](), reflect.TypeFor[kcoordinationv1.LeaseList]()},
 		{reflect.TypeFor[rbacv1.RoleList](), reflect.TypeFor[krbacv1.RoleList]()},
+		{reflect.TypeFor[discoveryv1.EndpointSliceList](), reflect.TypeFor[kdiscoveryv1.EndpointSliceList]()},
 		{reflect.TypeFor[rbacv1.RoleBindingList](), reflect.TypeFor[krbacv1.RoleBindingList]()},
 		{reflect.TypeFor[rbacv1.ClusterRoleList](), reflect.TypeFor[krbacv1.ClusterRoleList]()},
 		{reflect.TypeFor[rbacv1.ClusterRoleBindingList](), reflect.TypeFor[krbacv1.ClusterRoleBindingList]()},

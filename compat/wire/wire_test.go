@@ -16,6 +16,7 @@ import (
 	kbatchv1 "k8s.io/api/batch/v1"
 	kcoordinationv1 "k8s.io/api/coordination/v1"
 	kcorev1 "k8s.io/api/core/v1"
+	kdiscoveryv1 "k8s.io/api/discovery/v1"
 	krbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	kmetav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -49,6 +50,7 @@ var resourceCases = []resourceCase{
 	{"/api/v1", "secrets", true, "Secret", func() kruntime.Object { return &kcorev1.Secret{} }, func() kruntime.Object { return &kcorev1.SecretList{} }, 1},
 	{"/api/v1", "serviceaccounts", true, "ServiceAccount", func() kruntime.Object { return &kcorev1.ServiceAccount{} }, func() kruntime.Object { return &kcorev1.ServiceAccountList{} }, 1},
 	{"/apis/coordination.k8s.io/v1", "leases", true, "Lease", func() kruntime.Object { return &kcoordinationv1.Lease{} }, func() kruntime.Object { return &kcoordinationv1.LeaseList{} }, 2},
+	{"/apis/discovery.k8s.io/v1", "endpointslices", true, "EndpointSlice", func() kruntime.Object { return &kdiscoveryv1.EndpointSlice{} }, func() kruntime.Object { return &kdiscoveryv1.EndpointSliceList{} }, 2},
 	{"/apis/rbac.authorization.k8s.io/v1", "clusterroles", false, "ClusterRole", func() kruntime.Object { return &krbacv1.ClusterRole{} }, func() kruntime.Object { return &krbacv1.ClusterRoleList{} }, 10},
 	{"/apis/rbac.authorization.k8s.io/v1", "clusterrolebindings", false, "ClusterRoleBinding", func() kruntime.Object { return &krbacv1.ClusterRoleBinding{} }, func() kruntime.Object { return &krbacv1.ClusterRoleBindingList{} }, 5},
 	{"/apis/apps/v1", "deployments", true, "Deployment", func() kruntime.Object { return &kappsv1.Deployment{} }, func() kruntime.Object { return &kappsv1.DeploymentList{} }, 1},

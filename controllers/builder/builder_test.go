@@ -14,6 +14,7 @@ import (
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock/clocktest"
+	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/controllers/builder"
 	"github.com/minicp/minicp/controllers/cache"
 	"github.com/minicp/minicp/controllers/controller"
@@ -70,7 +71,7 @@ func TestLabelerReconcilesCreateUpdateDelete(t *testing.T) {
 	// initial list.
 	createPod(t, cs, newPod("before", nil))
 	start(t, mgr)
-	waitIdle(t, mgr)
+	clustertest.WaitIdle(t, mgr)
 	assert.GreaterOrEqual(t, calls.count(req("default", "before")), 1, "WaitIdle covers the initial list")
 
 	calls.drain()
@@ -93,7 +94,7 @@ func TestLabelerReconcilesCreateUpdateDelete(t *testing.T) {
 	assert.Equal(t, "true", got.Labels["reconciled"], "update: labelled again")
 
 	require.NoError(t, cs.Pods("default").Delete(t.Context(), web.Name, metav1.DeleteOptions{GracePeriodSeconds: new(int64(0))}))
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 	select {
 	case r := <-l.deletedCh:
@@ -111,7 +112,7 @@ func TestOwnsEnqueuesTheControllingOwner(t *testing.T) {
 	require.NoError(t, builder.ControllerManagedBy(mgr).For(&corev1.Node{}).Owns(&corev1.Pod{}).Complete(calls))
 	node1, node2 := createNode(t, cs, "node-1"), createNode(t, cs, "node-2")
 	start(t, mgr)
-	waitIdle(t, mgr)
+	clustertest.WaitIdle(t, mgr)
 	require.Equal(t, 1, calls.count(req("", "node-1")), "the For kind's objects are reconciled")
 	require.Equal(t, 1, calls.count(req("", "node-2")))
 
@@ -122,7 +123,7 @@ func TestOwnsEnqueuesTheControllingOwner(t *testing.T) {
 	createPod(t, cs, newPod("owned-only", nil, controllerRef(node2, false)))
 	pod := createPod(t, cs, newPod("controlled", nil, controllerRef(node1, true)))
 	calls.waitFor(t, req("", "node-1"))
-	waitIdle(t, mgr)
+	clustertest.WaitIdle(t, mgr)
 	assert.Equal(t, 1, calls.count(req("", "node-2")), "a non-controller owner is not enqueued")
 	assert.Equal(t, 0, calls.count(req("default", "controlled")), "owned objects are not reconciled themselves")
 
@@ -187,14 +188,14 @@ func TestResyncReenqueuesEverything(t *testing.T) {
 		createPod(t, cs, newPod(name, nil))
 	}
 	start(t, mgr)
-	waitIdle(t, mgr)
+	clustertest.WaitIdle(t, mgr)
 	for _, name := range podNames(3) {
 		require.Equal(t, 1, calls.count(req("default", name)), "initial reconcile of %s", name)
 	}
 
 	// The reflector's resync timer is the clock's only waiter: the
 	// controller has no delays.
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 	require.NoError(t, clk.BlockUntilWaiters(ctx, 1))
 	calls.drain()
@@ -202,7 +203,7 @@ func TestResyncReenqueuesEverything(t *testing.T) {
 	for _, name := range podNames(3) {
 		calls.waitFor(t, req("default", name))
 	}
-	waitIdle(t, mgr)
+	clustertest.WaitIdle(t, mgr)
 	for _, name := range podNames(3) {
 		assert.Equal(t, 2, calls.count(req("default", name)), "%s reconciled again by the resync", name)
 	}

@@ -5,28 +5,23 @@ import (
 	"fmt"
 	"sync"
 	"testing"
-	"time"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/controllers/manager"
 	"github.com/minicp/minicp/controllers/reconcile"
 )
 
-// waitTimeout bounds every wait. Reconciles follow writes within
-// milliseconds; 30s is for a loaded CI machine under -race.
-const waitTimeout = 30 * time.Second
-
 // newClient starts an API server on a fresh etcd prefix and returns a
 // client that reaches it in memory.
 func newClient(t *testing.T) *client.Client {
 	t.Helper()
-	return clustertest.InMemoryClient(t, clustertest.NewAPIServer(t))
+	return clustertest.InMemoryClient(t, apiservertest.New(t))
 }
 
 func newClientset(t *testing.T, c *client.Client) *client.Clientset {
@@ -50,20 +45,7 @@ func newManager(t *testing.T, c *client.Client, mutate ...func(*manager.Options)
 // start runs mgr until the test ends; the cleanup checks it stops cleanly.
 func start(t *testing.T, mgr *manager.Manager) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.WithoutCancel(t.Context()))
-	errCh := make(chan error, 1)
-	go func() { errCh <- mgr.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		assert.NoError(t, <-errCh, "the manager stops cleanly")
-	})
-}
-
-func waitIdle(t *testing.T, mgr *manager.Manager) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
-	defer cancel()
-	require.NoError(t, mgr.WaitIdle(ctx), "WaitIdle")
+	clustertest.Start(t, mgr)
 }
 
 func req(ns, name string) reconcile.Request {
@@ -114,22 +96,10 @@ func (r *requests) drain() {
 	}
 }
 
-// waitFor waits until want has been reconciled (after the previous
-// waits), skipping other Requests.
+// waitFor waits until want is reconciled.
 func (r *requests) waitFor(t *testing.T, want reconcile.Request) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
-	defer cancel()
-	for {
-		select {
-		case got := <-r.ch:
-			if got == want {
-				return
-			}
-		case <-ctx.Done():
-			t.Fatalf("%s not reconciled within %v", want, waitTimeout)
-		}
-	}
+	clustertest.ReceiveUntil(t, r.ch, want.String()+" reconciled", func(got reconcile.Request) bool { return got == want })
 }
 
 func newPod(name string, labels map[string]string, owners ...metav1.OwnerReference) *corev1.Pod {

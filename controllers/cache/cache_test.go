@@ -1,26 +1,22 @@
 package cache_test
 
 import (
-	"context"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/controllers/cache"
 )
 
-// waitTimeout bounds every wait; 30s is for a loaded CI machine.
-const waitTimeout = 30 * time.Second
-
 func newClient(t *testing.T) *client.Client {
 	t.Helper()
-	return clustertest.InMemoryClient(t, clustertest.NewAPIServer(t))
+	return clustertest.InMemoryClient(t, apiservertest.New(t))
 }
 
 func TestListerFor(t *testing.T) {
@@ -39,10 +35,8 @@ func TestListerFor(t *testing.T) {
 	require.NoError(t, err, "ListerFor[*corev1.Pod]")
 	assert.False(t, ca.HasSynced(), "not synced before Start")
 
-	ctx, cancel := context.WithCancel(t.Context())
-	errCh := make(chan error, 1)
-	go func() { errCh <- ca.Start(ctx) }()
-	waitCtx, waitCancel := context.WithTimeout(t.Context(), waitTimeout)
+	running := clustertest.Start(t, ca)
+	waitCtx, waitCancel := clustertest.WaitContext(t)
 	defer waitCancel()
 	require.NoError(t, ca.WaitForCacheSync(waitCtx))
 	assert.True(t, ca.HasSynced())
@@ -56,8 +50,7 @@ func TestListerFor(t *testing.T) {
 	require.NoError(t, err)
 	assert.Same(t, inf, same, "one informer per resource")
 
-	cancel()
-	require.NoError(t, <-errCh)
+	running.Stop()
 }
 
 func TestResourceFor(t *testing.T) {

@@ -1,25 +1,18 @@
 package clusterroleaggregation_test
 
 import (
-	"context"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	rbacv1 "github.com/minicp/minicp/api/rbac/v1"
-	"github.com/minicp/minicp/api/watch"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock"
 	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/controllers/clusterroleaggregation"
 )
-
-// waitTimeout bounds a wait: aggregation takes milliseconds; 30s is for a
-// loaded machine under -race.
-const waitTimeout = 30 * time.Second
 
 // TestAggregation starts the controller on a cluster with the default
 // policy: view, edit and admin fill in from the system:aggregate-to-*
@@ -59,26 +52,9 @@ func TestAggregation(t *testing.T) {
 	assert.False(t, hasRule("widgets")(view), "view does not select aggregate-to-edit")
 }
 
-// waitRole watches the ClusterRole name until cond holds, and returns it.
+// waitRole waits until cond holds for the ClusterRole name, and returns
+// it.
 func waitRole(t *testing.T, roles *client.Resource[*rbacv1.ClusterRole, *rbacv1.ClusterRoleList], name string, cond func(*rbacv1.ClusterRole) bool) *rbacv1.ClusterRole {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
-	defer cancel()
-	w, err := roles.Watch(ctx, client.ListOptions{FieldSelector: "metadata.name=" + name})
-	require.NoError(t, err)
-	defer w.Stop()
-	for {
-		select {
-		case ev, ok := <-w.ResultChan():
-			require.True(t, ok, "watch of clusterrole %s ended", name)
-			if ev.Type == watch.Bookmark || ev.Type == watch.Error {
-				continue
-			}
-			if r := ev.Object.(*rbacv1.ClusterRole); cond(r) {
-				return r
-			}
-		case <-ctx.Done():
-			t.Fatalf("clusterrole %s: condition not met in %s", name, waitTimeout)
-		}
-	}
+	return clustertest.WaitFor(t, roles, name, "condition", func(r *rbacv1.ClusterRole, found bool) bool { return found && cond(r) })
 }

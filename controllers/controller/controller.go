@@ -86,6 +86,7 @@ func NewUnmanaged(name string, mgr *manager.Manager, opts Options) (*Controller,
 		RateLimiter:             opts.RateLimiter,
 		Clock:                   mgr.GetClock(),
 		Logger:                  mgr.GetLogger(),
+		Metrics:                 mgr.GetMetrics(),
 	})
 	if err != nil {
 		return nil, err

@@ -11,6 +11,7 @@ import (
 	coordinationv1 "github.com/minicp/minicp/api/coordination/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock/clocktest"
 	"github.com/minicp/minicp/cluster/clustertest"
@@ -21,23 +22,14 @@ import (
 	"github.com/minicp/minicp/controllers/source"
 )
 
-// waitTimeout bounds every wait; 30s is for a loaded CI machine.
-const waitTimeout = 30 * time.Second
-
 func newClientset(t *testing.T) *client.Clientset {
 	t.Helper()
-	return clustertest.InMemoryClientset(t, clustertest.NewAPIServer(t))
+	return clustertest.InMemoryClientset(t, apiservertest.New(t))
 }
 
 func start(t *testing.T, mgr *manager.Manager) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.WithoutCancel(t.Context()))
-	errCh := make(chan error, 1)
-	go func() { errCh <- mgr.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		assert.NoError(t, <-errCh, "the manager stops cleanly")
-	})
+	clustertest.Start(t, mgr)
 }
 
 func createPod(t *testing.T, cs *client.Clientset, name string) {
@@ -58,20 +50,10 @@ func reporter() (reconcile.Reconciler, chan reconcile.Request) {
 	}), ch
 }
 
+// waitFor receives from ch until want comes.
 func waitFor(t *testing.T, ch <-chan reconcile.Request, want reconcile.Request) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
-	defer cancel()
-	for {
-		select {
-		case got := <-ch:
-			if got == want {
-				return
-			}
-		case <-ctx.Done():
-			t.Fatalf("%s not reconciled within %v", want, waitTimeout)
-		}
-	}
+	clustertest.ReceiveUntil(t, ch, want.String()+" reconciled", func(got reconcile.Request) bool { return got == want })
 }
 
 var webReq = reconcile.Request{NamespacedName: reconcile.NamespacedName{Namespace: "default", Name: "web"}}
@@ -120,7 +102,7 @@ func TestControllerWithoutLeaderElectionRunsOnAStandby(t *testing.T) {
 	start(t, mgr)
 	createPod(t, cs, "web")
 	waitFor(t, everywhereCh, webReq)
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 	require.NoError(t, mgr.WaitIdle(ctx))
 	assert.Empty(t, leaderCh, "a leader-only controller does not run on a standby")

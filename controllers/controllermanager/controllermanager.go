@@ -9,6 +9,7 @@ import (
 	"github.com/minicp/minicp/controllers/clusterroleaggregation"
 	"github.com/minicp/minicp/controllers/deployment"
 	"github.com/minicp/minicp/controllers/endpoints"
+	"github.com/minicp/minicp/controllers/endpointslice"
 	"github.com/minicp/minicp/controllers/garbagecollector"
 	"github.com/minicp/minicp/controllers/job"
 	"github.com/minicp/minicp/controllers/manager"
@@ -25,6 +26,7 @@ var controllers = map[string]AddFunc{
 	"clusterrole-aggregation-controller": clusterroleaggregation.Add,
 	"deployment-controller":              deployment.Add,
 	"endpoints-controller":               endpoints.Add,
+	"endpointslice-controller":           endpointslice.Add,
 	"garbage-collector-controller":       garbagecollector.Add,
 	"job-controller":                     job.Add,
 	"namespace-controller":               namespace.Add,
@@ -40,6 +42,7 @@ var aliases = map[string]string{
 	"clusterrole-aggregation": "clusterrole-aggregation-controller",
 	"deployment":              "deployment-controller",
 	"endpoint":                "endpoints-controller",
+	"endpointslice":           "endpointslice-controller",
 	"garbagecollector":        "garbage-collector-controller",
 	"job":                     "job-controller",
 	"namespace":               "namespace-controller",

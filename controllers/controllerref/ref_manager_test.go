@@ -12,6 +12,7 @@ import (
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	"github.com/minicp/minicp/api/labels"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/controllers/controllerref"
@@ -25,7 +26,7 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	cs, err := client.NewClientset(clustertest.InMemoryClient(t, clustertest.NewAPIServer(t)))
+	cs, err := client.NewClientset(clustertest.InMemoryClient(t, apiservertest.New(t)))
 	require.NoError(t, err)
 	one := int32(1)
 	labelsWeb := map[string]string{"app": "web"}

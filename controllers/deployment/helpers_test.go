@@ -18,6 +18,7 @@ import (
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/api/watch"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock"
 	"github.com/minicp/minicp/cluster/clustertest"
@@ -28,12 +29,7 @@ import (
 	"github.com/minicp/minicp/wait"
 )
 
-const (
-	ns = metav1.NamespaceDefault
-	// waitTimeout bounds every wait; 30s is for a loaded machine under
-	// -race, and turns a hang into a failure.
-	waitTimeout = 30 * time.Second
-)
+const ns = metav1.NamespaceDefault
 
 // t0 is when every fake clock starts: a whole second, as condition times
 // are stored.
@@ -96,7 +92,7 @@ func newEnv(t *testing.T, opts ...envOption) *env {
 		o(&cfg)
 	}
 	if cfg.client == nil {
-		cfg.client = clustertest.InMemoryClient(t, clustertest.NewAPIServer(t))
+		cfg.client = clustertest.InMemoryClient(t, apiservertest.New(t))
 	}
 	cs, err := client.NewClientset(cfg.client)
 	require.NoError(t, err)
@@ -129,19 +125,13 @@ func newEnv(t *testing.T, opts ...envOption) *env {
 		}, informer.HandlerOptions{})
 		require.NoError(t, err)
 	}
-	ctx, cancel := context.WithCancel(context.WithoutCancel(t.Context()))
-	errCh := make(chan error, 1)
-	go func() { errCh <- mgr.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		require.NoError(t, <-errCh, "manager stopped with an error")
-	})
+	clustertest.Start(t, mgr)
 	return e
 }
 
-// ctx is a context bounded by waitTimeout.
+// ctx is a context bounded by clustertest.WaitTimeout.
 func (e *env) ctx() context.Context {
-	ctx, cancel := context.WithTimeout(e.t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(e.t)
 	e.t.Cleanup(cancel)
 	return ctx
 }
@@ -151,7 +141,7 @@ func (e *env) ctx() context.Context {
 // (so no event is on its way), and the rest of the cluster is idle.
 func (e *env) settle() {
 	e.t.Helper()
-	ctx, cancel := context.WithTimeout(e.t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(e.t)
 	defer cancel()
 	for {
 		if e.othersIdle != nil {
@@ -163,7 +153,7 @@ func (e *env) settle() {
 			select {
 			case <-e.changedCh:
 			case <-ctx.Done():
-				e.t.Fatalf("the cache did not catch up with the API server within %v", waitTimeout)
+				e.t.Fatalf("the cache did not catch up with the API server within %v", clustertest.WaitTimeout)
 			}
 			continue
 		}
@@ -212,13 +202,13 @@ func sameRVs[T any, PT interface {
 // cache sees.
 func (e *env) waitFor(what string, cond func() bool) {
 	e.t.Helper()
-	ctx, cancel := context.WithTimeout(e.t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(e.t)
 	defer cancel()
 	for !cond() {
 		select {
 		case <-e.changedCh:
 		case <-ctx.Done():
-			e.t.Fatalf("%s: not within %v", what, waitTimeout)
+			e.t.Fatalf("%s: not within %v", what, clustertest.WaitTimeout)
 		}
 	}
 }
@@ -385,36 +375,14 @@ func requireCondition(t *testing.T, d *appsv1.Deployment, ct appsv1.DeploymentCo
 	return c
 }
 
-// waitForEvent waits until an event about the Deployment name with
-// reason and the message want is written (the recorder writes
-// asynchronously), and checks that it names its object's kind.
+// waitForEvent waits for an event about the Deployment name with reason
+// and the message want.
 func (e *env) waitForEvent(name, reason, want string) {
 	e.t.Helper()
-	ctx := e.ctx()
-	w, err := e.cs.Events(ns).Watch(ctx, client.ListOptions{})
-	require.NoError(e.t, err)
-	defer w.Stop()
-	var seen []string
-	for {
-		select {
-		case ev, ok := <-w.ResultChan():
-			require.True(e.t, ok, "event watch ended; seen %q", seen)
-			if ev.Type != watch.Added && ev.Type != watch.Modified {
-				continue
-			}
-			evt, ok := ev.Object.(*corev1.Event)
-			if !ok || evt.InvolvedObject.Name != name || evt.Reason != reason {
-				continue
-			}
-			if evt.Message == want {
-				require.Equal(e.t, "Deployment", evt.InvolvedObject.Kind)
-				return
-			}
-			seen = append(seen, evt.Message)
-		case <-ctx.Done():
-			e.t.Fatalf("no %s event %q about %s; seen %q", reason, want, name, seen)
-		}
-	}
+	evt := clustertest.WaitForEvent(e.t, e.cs, ns, func(evt *corev1.Event) bool {
+		return evt.InvolvedObject.Name == name && evt.Reason == reason && evt.Message == want
+	})
+	require.Equal(e.t, "Deployment", evt.InvolvedObject.Kind)
 }
 
 // recorder collects what a check finds while a watch runs.

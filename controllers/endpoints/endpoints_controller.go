@@ -12,6 +12,7 @@ import (
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	"github.com/minicp/minicp/api/labels"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/client/record"
 	"github.com/minicp/minicp/controllers/builder"
@@ -23,6 +24,7 @@ import (
 	"github.com/minicp/minicp/controllers/reconcile"
 	"github.com/minicp/minicp/informer"
 	"github.com/minicp/minicp/logging"
+	"github.com/minicp/minicp/wait"
 )
 
 // ControllerName is the controller's name, as kube-controller-manager's
@@ -53,6 +55,13 @@ const concurrentSyncs = 5
 // the Endpoints from the API server itself rather than waiting (on the
 // manager's clock, which may be a test's fake) for a retry.
 const maxWriteTries = 3
+
+// writeRetry tries again at once: see maxWriteTries.
+var writeRetry = wait.Backoff{Steps: maxWriteTries}
+
+// endpointsResource names the resource of the conflicts writeRetry makes
+// of AlreadyExists.
+var endpointsResource = runtime.GroupResource{Resource: "endpoints"}
 
 // Add adds the endpoints controller to mgr: it reconciles Services,
 // watching the pods they select and the Endpoints it writes.
@@ -154,16 +163,27 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	subsets := desiredSubsets(svc, pods)
 
 	current, err := r.cachedEndpoints(ctx, key)
-	for try := 1; ; try++ {
-		if err != nil {
-			return reconcile.Result{}, err
-		}
-		err = r.write(ctx, svc, current, subsets, triggerTime)
-		if err == nil || try == maxWriteTries || !(apierrors.IsConflict(err) || apierrors.IsAlreadyExists(err)) {
-			return reconcile.Result{}, err
-		}
-		current, err = r.liveEndpoints(ctx, key)
+	if err != nil {
+		return reconcile.Result{}, err
 	}
+	reread := false
+	err = client.RetryOnConflict(ctx, writeRetry, func() error {
+		if reread {
+			var err error
+			if current, err = r.liveEndpoints(ctx, key); err != nil {
+				return err
+			}
+		}
+		reread = true
+		err := r.write(ctx, svc, current, subsets, triggerTime)
+		if apierrors.IsAlreadyExists(err) {
+			// A create that lost the race to another writer: a
+			// conflict like an update's, retried on a live read.
+			return apierrors.NewConflict(endpointsResource, key.Name, err)
+		}
+		return err
+	})
+	return reconcile.Result{}, err
 }
 
 // cachedEndpoints returns the Endpoints of key from the cache, or from the

@@ -1,7 +1,6 @@
 package endpoints_test
 
 import (
-	"context"
 	"net/netip"
 	"testing"
 	"time"
@@ -11,16 +10,13 @@ import (
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	"github.com/minicp/minicp/api/intstr"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock"
 	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/controllers/endpoints"
 	"github.com/minicp/minicp/controllers/manager"
 )
-
-// waitTimeout bounds every wait. Syncs follow writes within milliseconds;
-// 30s is for a loaded machine under -race.
-const waitTimeout = 30 * time.Second
 
 // env is an API server with the endpoints controller running on its own
 // manager.
@@ -33,7 +29,7 @@ type env struct {
 // the controller starts.
 func newEnv(t *testing.T, prepare ...func(cs *client.Clientset)) *env {
 	t.Helper()
-	cl := clustertest.InMemoryClient(t, clustertest.NewAPIServer(t))
+	cl := clustertest.InMemoryClient(t, apiservertest.New(t))
 	cs, err := client.NewClientset(cl)
 	require.NoError(t, err)
 	for _, p := range prepare {
@@ -44,9 +40,7 @@ func newEnv(t *testing.T, prepare ...func(cs *client.Clientset)) *env {
 
 func (e *env) waitIdle(t *testing.T) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
-	defer cancel()
-	require.NoError(t, e.mgr.WaitIdle(ctx), "WaitIdle")
+	clustertest.WaitIdle(t, e.mgr)
 }
 
 // waitEndpoints waits for the Endpoints name in ns to hold want.

@@ -1,7 +1,6 @@
 package endpoints_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -82,7 +81,7 @@ func TestEndpointsOfRunningPods(t *testing.T) {
 			Ports:             []corev1.EndpointPort{tcp("web", 80)},
 		},
 	})
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 	require.NoError(t, mgr.WaitIdle(ctx))
 	require.NoError(t, c.WaitIdle(ctx))

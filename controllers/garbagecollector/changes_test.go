@@ -1,7 +1,6 @@
 package garbagecollector_test
 
 import (
-	"context"
 	"strconv"
 	"testing"
 
@@ -10,6 +9,7 @@ import (
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/watch"
 	"github.com/minicp/minicp/client"
+	"github.com/minicp/minicp/cluster/clustertest"
 )
 
 // change is one watch event of a configmap or a pod, with the etcd
@@ -54,7 +54,7 @@ func (l *changeLog) waitFor(t *testing.T, what string, cond func(c change) bool)
 			return c
 		}
 	}
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 	for {
 		var ev watch.Event

@@ -1,7 +1,6 @@
 package garbagecollector_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -23,7 +22,7 @@ func TestCustomResourcesInAWholeCluster(t *testing.T) {
 	}
 	c := clustertest.New(t, clustertest.WithNodes(0))
 	cl := c.Clientset().Client()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 	_, err := cluster.InstallCRDs(ctx, cl, []*apiextensionsv1.CustomResourceDefinition{developersCRD()})
 	require.NoError(t, err, "install the Developer CRD")

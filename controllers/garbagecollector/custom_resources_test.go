@@ -1,7 +1,6 @@
 package garbagecollector_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -49,7 +48,7 @@ func (e *env) crdClient(t *testing.T) *client.Client {
 func (e *env) installDevelopers(t *testing.T) *client.DynamicResource {
 	t.Helper()
 	cl := e.crdClient(t)
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 	_, err := cluster.InstallCRDs(ctx, cl, []*apiextensionsv1.CustomResourceDefinition{developersCRD()})
 	require.NoError(t, err, "install the Developer CRD")
@@ -161,7 +160,7 @@ func TestCustomResourceOwnerOrphansItsDependents(t *testing.T) {
 // watches it again.
 func TestCRDDeletedAndInstalledAgain(t *testing.T) {
 	e := newStartedEnv(t)
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 	devs := e.installDevelopers(t)
 	require.NoError(t, e.gc.WaitMonitored(ctx, developersGVR, true), "the collector watches developers")

@@ -6,9 +6,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
-	"time"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/minicp/minicp/api/apierrors"
@@ -18,6 +16,7 @@ import (
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/api/watch"
 	"github.com/minicp/minicp/apiserver"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/controllers/garbagecollector"
@@ -25,10 +24,6 @@ import (
 	"github.com/minicp/minicp/informer"
 	"github.com/minicp/minicp/wait"
 )
-
-// waitTimeout bounds every wait. The collector follows a change within
-// milliseconds; 30s is for a loaded machine under -race.
-const waitTimeout = 30 * time.Second
 
 // env is an API server, a clientset of it, and a manager running only
 // the garbage collector. The manager keeps the real clock: nothing the
@@ -47,7 +42,7 @@ type env struct {
 // create objects the collector finds at startup.
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	api := clustertest.NewAPIServer(t)
+	api := apiservertest.New(t)
 	cl := clustertest.InMemoryClient(t, api)
 	cs, err := client.NewClientset(cl)
 	require.NoError(t, err)
@@ -63,13 +58,7 @@ func newEnv(t *testing.T) *env {
 // stops cleanly.
 func (e *env) start(t *testing.T) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.WithoutCancel(t.Context()))
-	errCh := make(chan error, 1)
-	go func() { errCh <- e.mgr.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		assert.NoError(t, <-errCh, "the manager stops cleanly")
-	})
+	clustertest.Start(t, e.mgr)
 }
 
 // newStartedEnv is newEnv, started.
@@ -85,7 +74,7 @@ func newStartedEnv(t *testing.T) *env {
 // WaitIdle alone cannot see a change the informers have not received.
 func (e *env) waitIdle(t *testing.T) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 	require.NoError(t, e.seen.waitCreated(ctx), "the informers see the objects created")
 	require.NoError(t, e.mgr.WaitIdle(ctx), "WaitIdle")
@@ -183,11 +172,11 @@ func get[T metav1.Object, L metav1.ListInterface](t *testing.T, res *client.Reso
 
 // waitFor watches name until cond holds for it (exists is false, and obj
 // the zero T, once it is gone) and returns its state then. It fails the
-// test after waitTimeout.
+// test after clustertest.WaitTimeout.
 func waitFor[T metav1.Object, L metav1.ListInterface](t *testing.T, res *client.Resource[T, L], name, what string,
 	cond func(obj T, exists bool) bool) T {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 	selector := client.ListOptions{FieldSelector: "metadata.name=" + name}
 	for {
@@ -241,31 +230,10 @@ func ownerUIDs(obj metav1.Object) []string {
 	return uids
 }
 
-// waitForEvent waits for an event with reason in ns and returns it.
+// waitForEvent returns the first event in ns with reason.
 func waitForEvent(t *testing.T, cs *client.Clientset, ns, reason string) *corev1.Event {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
-	defer cancel()
-	events := cs.Events(ns)
-	for {
-		list, err := events.List(ctx, client.ListOptions{})
-		require.NoError(t, err, "list events while waiting for %s", reason)
-		for i := range list.Items {
-			if list.Items[i].Reason == reason {
-				return &list.Items[i]
-			}
-		}
-		w, err := events.Watch(ctx, client.ListOptions{ResourceVersion: list.ResourceVersion})
-		require.NoError(t, err, "watch events while waiting for %s", reason)
-		for ev := range w.ResultChan() {
-			if e, ok := ev.Object.(*corev1.Event); ok && ev.Type != watch.Deleted && e.Reason == reason {
-				w.Stop()
-				return e
-			}
-		}
-		w.Stop()
-		require.NoError(t, ctx.Err(), "waiting for a %s event", reason)
-	}
+	return clustertest.WaitForEvent(t, cs, ns, func(e *corev1.Event) bool { return e.Reason == reason })
 }
 
 // informerTracker records the latest resourceVersion the manager's shared

@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/minicp/minicp/cluster/clustertest"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 )
 
 // kubectlTimeout bounds one kubectl command, including its wait for the
@@ -51,7 +51,7 @@ contexts:
     user: admin
     namespace: default
 current-context: minicp
-`, srv.URL, clustertest.AdminToken)
+`, srv.URL, apiservertest.AdminToken)
 	require.NoError(t, os.WriteFile(kubeconfig, []byte(config), 0o600))
 	return func(args ...string) string {
 		t.Helper()

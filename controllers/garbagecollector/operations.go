@@ -10,6 +10,7 @@ import (
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/client"
+	"github.com/minicp/minicp/wait"
 )
 
 // resourceClient is the generic client of any resource.
@@ -169,6 +170,10 @@ func (gc *GarbageCollector) unblockOwnerReferences(ctx context.Context, n *node)
 // queue's backoff takes over.
 const maxFinalizerAttempts = 5
 
+// finalizerRetry reads and patches again at once: the write that won the
+// race has already landed, so the fresh read sees it.
+var finalizerRetry = wait.Backoff{Steps: maxFinalizerAttempts}
+
 // removeFinalizer removes finalizer from n's object with a merge patch
 // conditional on the resourceVersion read, so no other change is lost. An
 // object already gone, or without the finalizer, is done.
@@ -180,7 +185,7 @@ func (gc *GarbageCollector) removeFinalizer(ctx context.Context, n *node, finali
 	if err != nil {
 		return err
 	}
-	for attempt := 1; ; attempt++ {
+	return client.RetryOnConflict(ctx, finalizerRetry, func() error {
 		obj, err := res.Get(ctx, n.identity.Name, client.GetOptions{})
 		if apierrors.IsNotFound(err) {
 			return nil
@@ -202,8 +207,6 @@ func (gc *GarbageCollector) removeFinalizer(ctx context.Context, n *node, finali
 		if err == nil || apierrors.IsNotFound(err) {
 			return nil
 		}
-		if !apierrors.IsConflict(err) || attempt == maxFinalizerAttempts {
-			return fmt.Errorf("remove finalizer %s from %s: %w", finalizer, n.identity, err)
-		}
-	}
+		return fmt.Errorf("remove finalizer %s from %s: %w", finalizer, n.identity, err)
+	})
 }

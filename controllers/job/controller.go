@@ -23,6 +23,7 @@ import (
 	"github.com/minicp/minicp/controllers/reconcile"
 	"github.com/minicp/minicp/informer"
 	"github.com/minicp/minicp/logging"
+	"github.com/minicp/minicp/wait"
 )
 
 // ControllerName is the job controller's name as a reporting component:
@@ -38,6 +39,11 @@ const MaxConcurrentReconciles = 5
 // each retry syncs again from a fresh read, as upstream's requeue would,
 // without waiting for the rate limiter.
 const maxConflictRetries = 3
+
+// conflictRetry syncs again at once: the write that won the race has
+// already landed, the fresh read sees it, and the rate limiter's backoff
+// is for errors that take time to clear.
+var conflictRetry = wait.Backoff{Steps: maxConflictRetries}
 
 // controllerKind is the kind written into the pods' ownerReferences.
 var controllerKind = batchv1.SchemeGroupVersion.WithKind("Job")
@@ -166,16 +172,26 @@ func (c *Controller) Reconcile(ctx context.Context, req reconcile.Request) (reco
 			return reconcile.Result{}, err
 		}
 	}
-	for attempt := 1; ; attempt++ {
-		res, err := c.syncJob(ctx, key, job)
-		if err == nil || !apierrors.IsConflict(err) || attempt == maxConflictRetries {
-			return res, err
+	var res reconcile.Result
+	reread := false
+	err = client.RetryOnConflict(ctx, conflictRetry, func() error {
+		if reread {
+			fresh, err := c.getFresh(ctx, req)
+			if fresh == nil || err != nil {
+				res = reconcile.Result{}
+				return err
+			}
+			job = fresh
 		}
-		logging.FromContext(ctx).DebugContext(ctx, "status conflict, syncing again from a fresh read", "err", err)
-		if job, err = c.getFresh(ctx, req); job == nil || err != nil {
-			return reconcile.Result{}, err
+		reread = true
+		var syncErr error
+		res, syncErr = c.syncJob(ctx, key, job)
+		if apierrors.IsConflict(syncErr) {
+			logging.FromContext(ctx).DebugContext(ctx, "status conflict, syncing again from a fresh read", "err", syncErr)
 		}
-	}
+		return syncErr
+	})
+	return res, err
 }
 
 // getFresh reads the Job req names from the API server; nil without an

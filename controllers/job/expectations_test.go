@@ -13,6 +13,7 @@ import (
 
 	batchv1 "github.com/minicp/minicp/api/batch/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock/clocktest"
 	"github.com/minicp/minicp/cluster/clustertest"
@@ -62,10 +63,10 @@ func (b *heldBody) Read(p []byte) (int, error) {
 // more: the creations it expects are not observed yet. Once the watch
 // delivers, the Job still has exactly parallelism pods.
 func TestExpectationsPreventDoubleCreation(t *testing.T) {
-	api := clustertest.NewAPIServer(t)
+	api := apiservertest.New(t)
 	held := &heldPodWatches{next: client.NewInMemoryTransport(api.Handler()), releasedCh: make(chan struct{})}
 	t.Cleanup(held.release)
-	slow, err := client.New(client.Config{Host: "http://in-memory", Transport: held, BearerToken: clustertest.AdminToken})
+	slow, err := client.New(client.Config{Host: "http://in-memory", Transport: held, BearerToken: apiservertest.AdminToken})
 	require.NoError(t, err)
 	admin, err := client.NewClientset(clustertest.InMemoryClient(t, api))
 	require.NoError(t, err)
@@ -74,16 +75,10 @@ func TestExpectationsPreventDoubleCreation(t *testing.T) {
 	mgr, err := manager.New(manager.Options{Client: slow, Clock: clocktest.NewFake(epoch)})
 	require.NoError(t, err)
 	require.NoError(t, job.Add(mgr))
-	ctx, cancel := context.WithCancel(context.WithoutCancel(t.Context()))
-	done := make(chan error, 1)
-	go func() { done <- mgr.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		assert.NoError(t, <-done)
-	})
+	clustertest.Start(t, mgr)
 	waitIdle := func() {
 		t.Helper()
-		ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+		ctx, cancel := clustertest.WaitContext(t)
 		defer cancel()
 		require.NoError(t, mgr.WaitIdle(ctx))
 	}

@@ -6,11 +6,9 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	batchv1 "github.com/minicp/minicp/api/batch/v1"
@@ -25,11 +23,6 @@ import (
 	"github.com/minicp/minicp/controllers/job"
 	"github.com/minicp/minicp/controllers/manager"
 )
-
-// waitTimeout bounds every wait. Things happen in milliseconds; 30s is
-// for a loaded machine under -race, and turns a lost event into a failure
-// instead of a hang.
-const waitTimeout = 30 * time.Second
 
 // epoch is where every test's fake clock starts: a whole second, as the
 // API's timestamps keep seconds only, an hour before the real time. Why
@@ -70,7 +63,7 @@ func newEnv(t *testing.T, nodes int) *env {
 // no node and wait for a retry that only a step of the clock brings.
 func (e *env) waitNodesSeen(nodes int) {
 	e.t.Helper()
-	ctx, cancel := context.WithTimeout(e.t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(e.t)
 	defer cancel()
 	for i := range nodes {
 		node, err := e.cs.Nodes().Get(ctx, cluster.NodeName(i), client.GetOptions{})
@@ -91,22 +84,15 @@ func (e *env) startManager() {
 	mgr, err := manager.New(manager.Options{Client: e.cs.Client(), Clock: e.clk})
 	require.NoError(e.t, err, "manager.New")
 	require.NoError(e.t, job.Add(mgr), "job.Add")
-	ctx, cancel := context.WithCancel(context.WithoutCancel(e.t.Context()))
-	done := make(chan error, 1)
-	go func() { done <- mgr.Start(ctx) }()
 	e.mgr = mgr
-	e.stopMgr = sync.OnceFunc(func() {
-		cancel()
-		assert.NoError(e.t, <-done, "the manager stops cleanly")
-	})
-	e.t.Cleanup(e.stopMgr)
+	e.stopMgr = clustertest.Start(e.t, mgr).Stop
 }
 
 // waitIdle waits until the controllers, the scheduler and the kubelets
 // have nothing left to do that they know of.
 func (e *env) waitIdle() {
 	e.t.Helper()
-	ctx, cancel := context.WithTimeout(e.t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(e.t)
 	defer cancel()
 	require.NoError(e.t, e.mgr.WaitIdle(ctx), "manager WaitIdle")
 	require.NoError(e.t, e.c.WaitIdle(ctx), "cluster WaitIdle")
@@ -134,7 +120,7 @@ func (e *env) stepUntil(what string, step time.Duration, maxSteps int, cond func
 // what it saw, for the failure message.
 func (e *env) waitFor(what string, cond func() (bool, string)) {
 	e.t.Helper()
-	ctx, cancel := context.WithTimeout(e.t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(e.t)
 	defer cancel()
 	pods, err := e.cs.Pods(ns).Watch(ctx, client.ListOptions{})
 	require.NoError(e.t, err, "watch pods")
@@ -153,7 +139,7 @@ func (e *env) waitFor(what string, cond func() (bool, string)) {
 		case _, open := <-jobs.ResultChan():
 			require.True(e.t, open, "%s: the job watch ended; last seen: %s", what, seen)
 		case <-ctx.Done():
-			e.t.Fatalf("%s: not within %v; last seen: %s", what, waitTimeout, seen)
+			e.t.Fatalf("%s: not within %v; last seen: %s", what, clustertest.WaitTimeout, seen)
 		}
 	}
 }
@@ -233,7 +219,7 @@ func (e *env) eventReasons(name string) []string {
 // waitEvents waits until the Events about Job name include every reason.
 func (e *env) waitEvents(name string, reasons ...string) []string {
 	e.t.Helper()
-	ctx, cancel := context.WithTimeout(e.t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(e.t)
 	defer cancel()
 	w, err := e.cs.Events(ns).Watch(ctx, client.ListOptions{})
 	require.NoError(e.t, err, "watch events")
@@ -253,7 +239,7 @@ func (e *env) waitEvents(name string, reasons ...string) []string {
 		case _, open := <-w.ResultChan():
 			require.True(e.t, open, "the event watch ended")
 		case <-ctx.Done():
-			e.t.Fatalf("events of job %s: want %v within %v, got %v", name, reasons, waitTimeout, got)
+			e.t.Fatalf("events of job %s: want %v within %v, got %v", name, reasons, clustertest.WaitTimeout, got)
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package job_test
 
 import (
-	"context"
 	"slices"
 	"testing"
 	"time"
@@ -12,6 +11,7 @@ import (
 	batchv1 "github.com/minicp/minicp/api/batch/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	"github.com/minicp/minicp/client"
+	"github.com/minicp/minicp/cluster/clustertest"
 )
 
 // TestJobCompletes walks the seven steps of the Job flow: the Job is
@@ -187,7 +187,7 @@ func TestJobActiveDeadline(t *testing.T) {
 	assert.Nil(t, condition(j, batchv1.JobFailureTarget), "not before the deadline: %s", describeJob(j))
 
 	// Record every version of the Job from now on.
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 	w, err := e.cs.Jobs(ns).Watch(ctx, client.ListOptions{ResourceVersion: j.ResourceVersion})
 	require.NoError(t, err)
@@ -203,7 +203,7 @@ func TestJobActiveDeadline(t *testing.T) {
 				versions = append(versions, j)
 			}
 		case <-ctx.Done():
-			t.Fatalf("job slow: not failed within %v; last seen: %s", waitTimeout, describeJob(j))
+			t.Fatalf("job slow: not failed within %v; last seen: %s", clustertest.WaitTimeout, describeJob(j))
 		}
 	}
 	require.True(t, hasCondition(j, batchv1.JobFailed), describeJob(j))

@@ -11,18 +11,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	coordinationv1 "github.com/minicp/minicp/api/coordination/v1"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock/clocktest"
 	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/controllers/leaderelection"
 )
 
-const (
-	leaseName = "minicp-controller-manager"
-	// waitTimeout bounds every wait; elections take milliseconds, 30s is
-	// for a loaded CI machine under -race.
-	waitTimeout = 30 * time.Second
-)
+const leaseName = "minicp-controller-manager"
 
 // t0 is when every test's fake clocks start.
 var t0 = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -31,7 +27,7 @@ var t0 = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 // leases client of kube-system over the in-memory transport.
 func newLeases(t *testing.T) *client.LeaseClient {
 	t.Helper()
-	return clustertest.InMemoryClientset(t, clustertest.NewAPIServer(t)).Leases("kube-system")
+	return clustertest.InMemoryClientset(t, apiservertest.New(t)).Leases("kube-system")
 }
 
 // candidate is an elector running on its own fake clock, so a test steps
@@ -65,26 +61,26 @@ func (c *candidate) stop(t *testing.T) error {
 	t.Helper()
 	c.cancel()
 	// Cleanup calls stop after t.Context() is done.
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(t.Context()), waitTimeout)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(t.Context()), clustertest.WaitTimeout)
 	defer cancel()
 	select {
 	case err := <-c.errCh:
 		c.errCh <- err
 		return err
 	case <-ctx.Done():
-		t.Fatalf("elector did not stop within %v", waitTimeout)
+		t.Fatalf("elector did not stop within %v", clustertest.WaitTimeout)
 		return nil
 	}
 }
 
 func (c *candidate) waitElected(t *testing.T) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 	select {
 	case <-c.Elected():
 	case <-ctx.Done():
-		t.Fatalf("not elected within %v", waitTimeout)
+		t.Fatalf("not elected within %v", clustertest.WaitTimeout)
 	}
 }
 
@@ -92,7 +88,7 @@ func (c *candidate) waitElected(t *testing.T) {
 // attempt and armed its next retry.
 func (c *candidate) waitRetrying(t *testing.T) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 	require.NoError(t, c.clock.BlockUntilWaiters(ctx, 1), "the candidate waits for its next attempt")
 }
@@ -140,7 +136,7 @@ func TestOnlyOneCandidateLeads(t *testing.T) {
 	a := startCandidate(t, leases, "a")
 	b := startCandidate(t, leases, "b")
 	var leader, follower *candidate
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 	select {
 	case <-a.Elected():
@@ -251,7 +247,7 @@ func TestRenewFailingPastRenewDeadlineLosesTheLease(t *testing.T) {
 		assert.True(t, a.IsLeader(), "still leading within RenewDeadline")
 		a.clock.Step(2 * time.Second)
 	}
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 	select {
 	case err := <-a.errCh:
@@ -280,7 +276,7 @@ func TestLeaseTakenByAnotherIsNeverOverwritten(t *testing.T) {
 		a.waitRetrying(t)
 		a.clock.Step(2 * time.Second)
 	}
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 	select {
 	case err := <-a.errCh:

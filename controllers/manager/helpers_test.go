@@ -10,6 +10,7 @@ import (
 
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock/clocktest"
 	"github.com/minicp/minicp/cluster/clustertest"
@@ -18,12 +19,7 @@ import (
 	"github.com/minicp/minicp/controllers/reconcile"
 )
 
-const (
-	leaseID = "minicp-controller-manager"
-	// waitTimeout bounds every wait; 30s is for a loaded CI machine
-	// under -race, and turns a hang into a failure.
-	waitTimeout = 30 * time.Second
-)
+const leaseID = "minicp-controller-manager"
 
 // t0 is when every fake clock starts.
 var t0 = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -32,7 +28,7 @@ var t0 = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 // client that reaches it in memory.
 func newClient(t *testing.T) *client.Client {
 	t.Helper()
-	return clustertest.InMemoryClient(t, clustertest.NewAPIServer(t))
+	return clustertest.InMemoryClient(t, apiservertest.New(t))
 }
 
 func newClientset(t *testing.T, c *client.Client) *client.Clientset {
@@ -95,26 +91,26 @@ func (in *instance) stop(t *testing.T) error {
 // result waits for Start to return, without stopping the instance.
 func (in *instance) result(t *testing.T) error {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(t.Context()), waitTimeout)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(t.Context()), clustertest.WaitTimeout)
 	defer cancel()
 	select {
 	case err := <-in.errCh:
 		in.errCh <- err
 		return err
 	case <-ctx.Done():
-		t.Fatalf("manager did not stop within %v", waitTimeout)
+		t.Fatalf("manager did not stop within %v", clustertest.WaitTimeout)
 		return nil
 	}
 }
 
 func (in *instance) waitElected(t *testing.T) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 	select {
 	case <-in.Elected():
 	case <-ctx.Done():
-		t.Fatalf("not elected within %v", waitTimeout)
+		t.Fatalf("not elected within %v", clustertest.WaitTimeout)
 	}
 }
 
@@ -131,7 +127,7 @@ func (in *instance) elected() bool {
 // has made an attempt and armed its next one.
 func (in *instance) waitCampaigning(t *testing.T) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 	require.NoError(t, in.clock.BlockUntilWaiters(ctx, 1), "the standby waits for its next attempt")
 }
@@ -139,7 +135,7 @@ func (in *instance) waitCampaigning(t *testing.T) {
 // waitReconciled waits until the instance's controller reconciled want.
 func (in *instance) waitReconciled(t *testing.T, want reconcile.Request) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 	for {
 		select {
@@ -148,16 +144,9 @@ func (in *instance) waitReconciled(t *testing.T, want reconcile.Request) {
 				return
 			}
 		case <-ctx.Done():
-			t.Fatalf("%s not reconciled within %v", want, waitTimeout)
+			t.Fatalf("%s not reconciled within %v", want, clustertest.WaitTimeout)
 		}
 	}
-}
-
-func waitIdle(t *testing.T, mgr *manager.Manager) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
-	defer cancel()
-	require.NoError(t, mgr.WaitIdle(ctx), "WaitIdle")
 }
 
 func req(ns, name string) reconcile.Request {
@@ -185,11 +174,5 @@ func (s *signal) fire() { s.once.Do(func() { close(s.ch) }) }
 
 func (s *signal) wait(t *testing.T, what string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
-	defer cancel()
-	select {
-	case <-s.ch:
-	case <-ctx.Done():
-		t.Fatalf("%s: not within %v", what, waitTimeout)
-	}
+	clustertest.Receive(t, s.ch, what)
 }

@@ -11,6 +11,7 @@ import (
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock/clocktest"
+	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/controllers/leaderelection"
 	"github.com/minicp/minicp/controllers/manager"
 )
@@ -27,8 +28,8 @@ func TestOnlyTheLeaderRunsItsControllers(t *testing.T) {
 
 	createPod(t, cs, "web")
 	a.waitReconciled(t, req("default", "web"))
-	waitIdle(t, a.Manager)
-	waitIdle(t, b.Manager)
+	clustertest.WaitIdle(t, a.Manager)
+	clustertest.WaitIdle(t, b.Manager)
 	assert.False(t, b.elected(), "b is a standby")
 	assert.Empty(t, b.reconciled, "a standby reconciles nothing")
 	assert.True(t, b.Idle(), "a standby with synced caches is idle")
@@ -100,7 +101,7 @@ func TestLostLeaseStopsTheManager(t *testing.T) {
 	// Another party takes the Lease (renewed at t0, valid until t0+15s):
 	// every renewal now conflicts or finds it held. The renewal round
 	// that starts at t0+2s retries every 2s and gives up at t0+12s.
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 	require.NoError(t, clk.BlockUntilWaiters(ctx, 1))
 	stealLease(t, cs, t0)

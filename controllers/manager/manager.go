@@ -12,6 +12,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/client/record"
@@ -19,6 +21,7 @@ import (
 	"github.com/minicp/minicp/controllers/cache"
 	"github.com/minicp/minicp/controllers/healthz"
 	"github.com/minicp/minicp/controllers/leaderelection"
+	"github.com/minicp/minicp/controllers/metrics"
 	"github.com/minicp/minicp/logging"
 	"github.com/minicp/minicp/wait"
 )
@@ -72,6 +75,11 @@ type Options struct {
 	Clock clock.Clock
 	// Logger defaults to a discard logger.
 	Logger *slog.Logger
+	// MetricsRegistry is where the Manager's controllers record their
+	// metrics (controllers/metrics): reconciles and work queues.
+	// Defaults to nil: none. Upstream registers them on one global
+	// registry; here each Manager takes one, as many share a process.
+	MetricsRegistry prometheus.Registerer
 }
 
 // leaderHealthTolerance is how long past LeaseDuration a leader may go
@@ -136,6 +144,9 @@ type Manager struct {
 	healthChecks []healthz.NamedCheck
 	readyChecks  []healthz.NamedCheck
 	recorders    map[string]*record.Recorder
+
+	// metrics are created once on Options.MetricsRegistry; nil without.
+	metrics *metrics.Metrics
 }
 
 // New validates opts and returns a Manager with a cache and no runnables.
@@ -169,6 +180,11 @@ func New(opts Options) (*Manager, error) {
 		failedCh:   make(chan struct{}),
 		stoppedCh:  make(chan struct{}),
 		recorders:  map[string]*record.Recorder{},
+	}
+	if opts.MetricsRegistry != nil {
+		if m.metrics, err = metrics.New(opts.MetricsRegistry); err != nil {
+			return nil, fmt.Errorf("manager: %w", err)
+		}
 	}
 	if opts.LeaderElection {
 		if m.elector, err = newElector(opts, cs, base); err != nil {
@@ -227,6 +243,10 @@ func (m *Manager) GetCache() *cache.Cache { return m.cache }
 
 // GetClock returns the Manager's clock, for controllers and runnables.
 func (m *Manager) GetClock() clock.Clock { return m.clock }
+
+// GetMetrics returns the metrics the Manager's controllers record into,
+// nil when Options.MetricsRegistry was not set.
+func (m *Manager) GetMetrics() *metrics.Metrics { return m.metrics }
 
 // GetLogger returns the Options' logger, unscoped: each user adds its own
 // component.

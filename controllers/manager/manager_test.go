@@ -17,6 +17,7 @@ import (
 	"github.com/minicp/minicp/api/watch"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock/clocktest"
+	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/controllers/builder"
 	"github.com/minicp/minicp/controllers/event"
 	"github.com/minicp/minicp/controllers/handler"
@@ -60,13 +61,13 @@ func TestWaitIdle(t *testing.T) {
 
 	// The pods existed before Start: the initial list is part of what
 	// WaitIdle waits for.
-	waitIdle(t, mgr)
+	clustertest.WaitIdle(t, mgr)
 	assert.Len(t, done, 5, "every pod reconciled before WaitIdle returned")
 	assert.True(t, mgr.Idle())
 
 	// A RequeueAfter not yet due is not work; once due, it is.
 	clk.Step(time.Minute)
-	waitIdle(t, mgr)
+	clustertest.WaitIdle(t, mgr)
 	assert.Len(t, done, 6, "the due requeue ran before WaitIdle returned")
 
 	cancel()
@@ -106,10 +107,10 @@ func TestWaitIdleWaitsForEventsInTheInformer(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	errCh := make(chan error, 1)
 	go func() { errCh <- mgr.Start(ctx) }()
-	waitIdle(t, mgr)
+	clustertest.WaitIdle(t, mgr)
 
 	createPod(t, cs, "slow")
-	waitCtx, waitCancel := context.WithTimeout(t.Context(), waitTimeout)
+	waitCtx, waitCancel := clustertest.WaitContext(t)
 	defer waitCancel()
 	select {
 	case <-enteredCh:
@@ -201,11 +202,11 @@ func TestHealthProbes(t *testing.T) {
 
 	in.start(t)
 	in.waitElected(t)
-	waitIdle(t, in.Manager)
+	clustertest.WaitIdle(t, in.Manager)
 	b.start(t)
 	b.waitCampaigning(t)
 	for _, mgr := range []*manager.Manager{in.Manager, b.Manager} {
-		waitIdle(t, mgr)
+		clustertest.WaitIdle(t, mgr)
 		code, body = probe(mgr, "/readyz")
 		assert.Equal(t, http.StatusOK, code, "ready once synced, leader or standby: %s", body)
 		code, body = probe(mgr, "/healthz")
@@ -239,7 +240,7 @@ func TestHealthProbeBindAddress(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	errCh := make(chan error, 1)
 	go func() { errCh <- mgr.Start(ctx) }()
-	waitIdle(t, mgr)
+	clustertest.WaitIdle(t, mgr)
 	httpClient := &http.Client{Transport: &http.Transport{}}
 	resp, err := httpClient.Get("http://" + addr + "/readyz")
 	require.NoError(t, err)
@@ -268,7 +269,7 @@ func TestEventRecorder(t *testing.T) {
 	pod.Namespace, pod.Name, pod.Kind, pod.APIVersion = "default", "web", "Pod", "v1"
 	rec.Event(pod, corev1.EventTypeNormal, "Labelled", "labelled web")
 
-	waitCtx, waitCancel := context.WithTimeout(t.Context(), waitTimeout)
+	waitCtx, waitCancel := clustertest.WaitContext(t)
 	defer waitCancel()
 	select {
 	case ev := <-w.ResultChan():

@@ -13,6 +13,7 @@ import (
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/api/watch"
 	"github.com/minicp/minicp/apiserver"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock"
 	"github.com/minicp/minicp/clock/clocktest"
@@ -21,10 +22,6 @@ import (
 	"github.com/minicp/minicp/controllers/namespace"
 	"github.com/minicp/minicp/informer"
 )
-
-// waitTimeout bounds every wait: things happen in milliseconds; 60s is
-// for a loaded CI machine under -race, and turns a hang into a failure.
-const waitTimeout = 60 * time.Second
 
 // maxSteps bounds how often stepUntilGone moves the clock: far more than
 // any deletion here needs, so a namespace that never goes fails the test
@@ -50,7 +47,7 @@ type harness struct {
 func newAPIHarness(t *testing.T, adds ...func(*manager.Manager) error) *harness {
 	t.Helper()
 	clk := clocktest.NewFake(t0)
-	api := clustertest.NewAPIServer(t, func(o *apiserver.Options) { o.Clock = clk })
+	api := apiservertest.New(t, func(o *apiserver.Options) { o.Clock = clk })
 	cl := clustertest.InMemoryClient(t, api)
 	cs, err := client.NewClientset(cl)
 	require.NoError(t, err, "NewClientset")
@@ -72,9 +69,9 @@ func newClusterHarness(t *testing.T, nodes int) *harness {
 }
 
 // testContext returns a context that ends with the test or after
-// waitTimeout.
+// clustertest.WaitTimeout.
 func testContext(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	t.Cleanup(cancel)
 	return ctx
 }

@@ -11,12 +11,18 @@ import (
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock"
 	"github.com/minicp/minicp/logging"
+	"github.com/minicp/minicp/wait"
 )
 
 // maxConflictRetries bounds retryOnConflict. Upstream retries until it
 // wins; a namespace rewritten that often is better retried later, with
 // the controller's backoff, than in a tight loop here.
 const maxConflictRetries = 5
+
+// conflictRetry tries again at once on the namespace read again: the
+// write that won the race has already landed, so the re-read sees it,
+// and the controller's backoff is for what takes time to clear.
+var conflictRetry = wait.Backoff{Steps: maxConflictRetries}
 
 // namespacedResourcesDeleter deletes everything in a namespace and then
 // finalizes it. It keeps no state between calls, so it is safe for
@@ -103,21 +109,30 @@ type updateNamespaceFunc func(ctx context.Context, ns *corev1.Namespace) (*corev
 // Upstream: k8s.io/kubernetes/pkg/controller/namespace/deletion
 // (namespacedResourcesDeleter.retryOnConflictError).
 func (d *namespacedResourcesDeleter) retryOnConflict(ctx context.Context, ns *corev1.Namespace, fn updateNamespaceFunc) (*corev1.Namespace, error) {
-	latest := ns
-	for range maxConflictRetries {
-		out, err := fn(ctx, latest)
-		if err == nil || !apierrors.IsConflict(err) {
-			return out, err
+	latest, reread := ns, false
+	var out *corev1.Namespace
+	err := client.RetryOnConflict(ctx, conflictRetry, func() error {
+		if reread {
+			fresh, err := d.namespaces.Get(ctx, latest.Name, client.GetOptions{})
+			if err != nil {
+				out = nil
+				return err
+			}
+			if fresh.UID != latest.UID {
+				out = nil
+				return fmt.Errorf("namespace %s: uid changed across retries", latest.Name)
+			}
+			latest = fresh
 		}
-		prev := latest
-		if latest, err = d.namespaces.Get(ctx, prev.Name, client.GetOptions{}); err != nil {
-			return nil, err
-		}
-		if latest.UID != prev.UID {
-			return nil, fmt.Errorf("namespace %s: uid changed across retries", prev.Name)
-		}
+		reread = true
+		var err error
+		out, err = fn(ctx, latest)
+		return err
+	})
+	if apierrors.IsConflict(err) {
+		return nil, fmt.Errorf("namespace %s: still conflicting after %d retries: %v", ns.Name, maxConflictRetries, err)
 	}
-	return nil, fmt.Errorf("namespace %s: still conflicting after %d retries", ns.Name, maxConflictRetries)
+	return out, err
 }
 
 // updateNamespaceStatus makes sure a namespace being deleted says

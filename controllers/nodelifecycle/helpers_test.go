@@ -1,7 +1,6 @@
 package nodelifecycle_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -12,8 +11,8 @@ import (
 	coordinationv1 "github.com/minicp/minicp/api/coordination/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
-	"github.com/minicp/minicp/api/watch"
 	"github.com/minicp/minicp/apiserver"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock"
 	"github.com/minicp/minicp/clock/clocktest"
@@ -21,10 +20,6 @@ import (
 	"github.com/minicp/minicp/controllers/manager"
 	"github.com/minicp/minicp/controllers/nodelifecycle"
 )
-
-// waitTimeout bounds every wait. Reconciles follow writes within
-// milliseconds; 30s is for a loaded machine under -race.
-const waitTimeout = 30 * time.Second
 
 // env is an API server without kubelets, its nodes and Leases written by
 // the test, and the controllers on their own manager and fake clock.
@@ -42,7 +37,7 @@ func newEnv(t *testing.T, prepare func(e *env)) *env {
 	// One fake clock for the API server and the controller: a node's
 	// creation is stamped on the clock its age is measured on.
 	clk := clocktest.NewFake(clock.Real.Now().Truncate(time.Second))
-	cl := clustertest.InMemoryClient(t, clustertest.NewAPIServer(t, func(o *apiserver.Options) { o.Clock = clk }))
+	cl := clustertest.InMemoryClient(t, apiservertest.New(t, func(o *apiserver.Options) { o.Clock = clk }))
 	cs, err := client.NewClientset(cl)
 	require.NoError(t, err)
 	e := &env{t: t, cs: cs, clk: clk}
@@ -56,9 +51,7 @@ func newEnv(t *testing.T, prepare func(e *env)) *env {
 
 func (e *env) waitIdle() {
 	e.t.Helper()
-	ctx, cancel := context.WithTimeout(e.t.Context(), waitTimeout)
-	defer cancel()
-	require.NoError(e.t, e.mgr.WaitIdle(ctx), "WaitIdle")
+	clustertest.WaitIdle(e.t, e.mgr)
 }
 
 // step moves the clock by d in NodeMonitorPeriod steps, renewing the
@@ -248,38 +241,13 @@ func hasTaint(node *corev1.Node, key string, effect corev1.TaintEffect) bool {
 	return false
 }
 
-// waitEvent waits for an Event in ns about the object named about, with
+// waitEvent returns an event in ns about the object named about, with
 // reason and a message containing message.
 func waitEvent(t *testing.T, cs *client.Clientset, ns, about, reason, message string) *corev1.Event {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
-	defer cancel()
-	match := func(ev *corev1.Event) bool {
+	return clustertest.WaitForEvent(t, cs, ns, func(ev *corev1.Event) bool {
 		return ev.InvolvedObject.Name == about && ev.Reason == reason && strings.Contains(ev.Message, message)
-	}
-	for {
-		list, err := cs.Events(ns).List(ctx, client.ListOptions{})
-		if ctx.Err() != nil {
-			t.Fatalf("no event %s about %s with %q within %v", reason, about, message, waitTimeout)
-		}
-		require.NoError(t, err)
-		for i := range list.Items {
-			if match(&list.Items[i]) {
-				return &list.Items[i]
-			}
-		}
-		w, err := cs.Events(ns).Watch(ctx, client.ListOptions{ResourceVersion: list.ResourceVersion})
-		if err != nil {
-			continue
-		}
-		for ev := range w.ResultChan() {
-			if e, ok := ev.Object.(*corev1.Event); ok && ev.Type != watch.Deleted && match(e) {
-				w.Stop()
-				return e
-			}
-		}
-		w.Stop()
-	}
+	})
 }
 
 // events returns the Events in ns with reason.

@@ -1,7 +1,6 @@
 package nodelifecycle_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -48,7 +47,7 @@ func TestHealthyClusterStaysReady(t *testing.T) {
 		return found && podReady(p) == corev1.ConditionTrue
 	})
 
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 	// Each step is one kubelet heartbeat; wait for every node's before
 	// the next, as a real clock would wait for them.

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/minicp/minicp/api/apierrors"
 	coordinationv1 "github.com/minicp/minicp/api/coordination/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/logging"
+	"github.com/minicp/minicp/wait"
 )
 
 // nodeHealth is what the controller last saw of a node's heartbeats, on
@@ -47,24 +47,35 @@ var kubeletConditions = []corev1.NodeConditionType{
 // (NodeHealthUpdateRetry).
 const nodeHealthUpdateRetry = 5
 
+// nodeHealthRetry tries again at once on the node read again: the write
+// that won the race (the kubelet's status) has already landed, and the
+// controller's clock-driven monitor pass must not wait on the real clock.
+var nodeHealthRetry = wait.Backoff{Steps: nodeHealthUpdateRetry}
+
 // updateNodeHealth runs tryUpdateNodeHealth, reading node again from the
 // API server after a failed try. It returns the Ready condition before
 // (observed) and after (current, nil if none) the update and the node as
 // stored.
 func (nc *Controller) updateNodeHealth(ctx context.Context, node *corev1.Node) (observed corev1.NodeCondition, current *corev1.NodeCondition, _ *corev1.Node, err error) {
-	for try := 1; ; try++ {
-		var updated *corev1.Node
+	updated, reread := node, false
+	err = client.RetryOnConflict(ctx, nodeHealthRetry, func() error {
+		if reread {
+			fresh, err := nc.clientset.Nodes().Get(ctx, node.Name, client.GetOptions{})
+			if err != nil {
+				return fmt.Errorf("get node: %w", err)
+			}
+			node, updated = fresh, fresh
+		}
+		reread = true
+		var err error
 		observed, current, updated, err = nc.tryUpdateNodeHealth(ctx, node)
-		if err == nil {
-			return observed, current, updated, nil
+		if err != nil {
+			updated = node
+			return fmt.Errorf("update health of node %s: %w", node.Name, err)
 		}
-		if try == nodeHealthUpdateRetry || !apierrors.IsConflict(err) {
-			return observed, current, node, fmt.Errorf("update health of node %s: %w", node.Name, err)
-		}
-		if node, err = nc.clientset.Nodes().Get(ctx, node.Name, client.GetOptions{}); err != nil {
-			return observed, current, node, fmt.Errorf("get node: %w", err)
-		}
-	}
+		return nil
+	})
+	return observed, current, updated, err
 }
 
 // tryUpdateNodeHealth records the node's heartbeats and, when none came

@@ -137,7 +137,16 @@ func (nc *Controller) markPodsNotReady(ctx context.Context, pods []*corev1.Pod, 
 // markPodNotReady sets pod's Ready condition False, if it has one that is
 // not, through pods/status; a conflict is retried on the pod read again.
 func (nc *Controller) markPodNotReady(ctx context.Context, pod *corev1.Pod) error {
-	for try := 1; ; try++ {
+	reread := false
+	return client.RetryOnConflict(ctx, nodeUpdateBackoff, func() error {
+		if reread {
+			fresh, err := nc.clientset.Pods(pod.Namespace).Get(ctx, pod.Name, client.GetOptions{})
+			if err != nil {
+				return fmt.Errorf("get pod: %w", err)
+			}
+			pod = fresh
+		}
+		reread = true
 		i := podReadyIndex(pod)
 		if i < 0 || pod.Status.Conditions[i].Status == corev1.ConditionFalse {
 			return nil
@@ -146,19 +155,13 @@ func (nc *Controller) markPodNotReady(ctx context.Context, pod *corev1.Pod) erro
 		c := &update.Status.Conditions[i]
 		c.Status = corev1.ConditionFalse
 		c.LastTransitionTime = metav1.NewTime(nc.clock.Now())
-		_, err := nc.clientset.Pods(pod.Namespace).UpdateStatus(ctx, update, client.WriteOptions{})
-		if err == nil {
-			// Recorded after the write, so the pod still existed.
-			nc.recorder.Event(podRef(pod), corev1.EventTypeWarning, "NodeNotReady", "Node is not ready")
-			return nil
-		}
-		if try == nodeUpdateRetry || !apierrors.IsConflict(err) {
+		if _, err := nc.clientset.Pods(pod.Namespace).UpdateStatus(ctx, update, client.WriteOptions{}); err != nil {
 			return fmt.Errorf("mark pod %s/%s not ready: %w", pod.Namespace, pod.Name, err)
 		}
-		if pod, err = nc.clientset.Pods(pod.Namespace).Get(ctx, pod.Name, client.GetOptions{}); err != nil {
-			return fmt.Errorf("get pod: %w", err)
-		}
-	}
+		// Recorded after the write, so the pod still existed.
+		nc.recorder.Event(podRef(pod), corev1.EventTypeWarning, "NodeNotReady", "Node is not ready")
+		return nil
+	})
 }
 
 func podReadyIndex(pod *corev1.Pod) int {

@@ -272,7 +272,16 @@ func (te *TaintEviction) evict(ctx context.Context, pod *corev1.Pod) error {
 // status, saying why it is about to go; a conflict is retried on the pod
 // read again.
 func (te *TaintEviction) markDisruptionTarget(ctx context.Context, pod *corev1.Pod) error {
-	for try := 1; ; try++ {
+	reread := false
+	return client.RetryOnConflict(ctx, nodeUpdateBackoff, func() error {
+		if reread {
+			fresh, err := te.clientset.Pods(pod.Namespace).Get(ctx, pod.Name, client.GetOptions{})
+			if err != nil {
+				return err
+			}
+			pod = fresh
+		}
+		reread = true
 		if slices.ContainsFunc(pod.Status.Conditions, func(c corev1.PodCondition) bool {
 			return c.Type == corev1.DisruptionTarget && c.Status == corev1.ConditionTrue
 		}) {
@@ -288,11 +297,6 @@ func (te *TaintEviction) markDisruptionTarget(ctx context.Context, pod *corev1.P
 			update.Status.Conditions = append(update.Status.Conditions, cond)
 		}
 		_, err := te.clientset.Pods(pod.Namespace).UpdateStatus(ctx, update, client.WriteOptions{})
-		if err == nil || try == nodeUpdateRetry || !apierrors.IsConflict(err) {
-			return err
-		}
-		if pod, err = te.clientset.Pods(pod.Namespace).Get(ctx, pod.Name, client.GetOptions{}); err != nil {
-			return err
-		}
-	}
+		return err
+	})
 }

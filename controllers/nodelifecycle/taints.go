@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/minicp/minicp/api/apierrors"
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/client"
+	"github.com/minicp/minicp/wait"
 )
 
 // The taints of node conditions that corev1 does not name.
@@ -120,6 +120,12 @@ func matchTaint(a, b corev1.Taint) bool { return a.Key == b.Key && a.Effect == b
 // the node is read again from the API server.
 const nodeUpdateRetry = 5
 
+// nodeUpdateBackoff tries again at once on the object read again: the
+// write that won the race (a kubelet's, another controller's) has already
+// landed, so the re-read sees it, and the controllers' clock-driven
+// passes must not wait on the real clock.
+var nodeUpdateBackoff = wait.Backoff{Steps: nodeUpdateRetry}
+
 // swapNodeControllerTaint adds the taints add (stamped with the time
 // they are added) and removes the taints remove (by key and effect) from
 // node in one update, and returns the node as stored. A conflict is
@@ -130,24 +136,31 @@ const nodeUpdateRetry = 5
 // (AddOrUpdateTaintOnNode, RemoveTaintOffNode).
 func (nc *Controller) swapNodeControllerTaint(ctx context.Context, node *corev1.Node, add, remove []corev1.Taint) (*corev1.Node, error) {
 	now := metav1.NewTime(nc.clock.Now())
-	for try := 1; ; try++ {
+	out, reread := node, false
+	err := client.RetryOnConflict(ctx, nodeUpdateBackoff, func() error {
+		if reread {
+			fresh, err := nc.clientset.Nodes().Get(ctx, node.Name, client.GetOptions{})
+			if err != nil {
+				out = fresh
+				return fmt.Errorf("get node: %w", err)
+			}
+			node, out = fresh, fresh
+		}
+		reread = true
 		taints, changed := swapTaints(node.Spec.Taints, add, remove, now)
 		if !changed {
-			return node, nil
+			return nil
 		}
 		update := node.DeepCopy()
 		update.Spec.Taints = taints
 		updated, err := nc.clientset.Nodes().Update(ctx, update, client.WriteOptions{})
-		if err == nil {
-			return updated, nil
+		if err != nil {
+			return fmt.Errorf("update taints of node %s: %w", node.Name, err)
 		}
-		if try == nodeUpdateRetry || !apierrors.IsConflict(err) {
-			return node, fmt.Errorf("update taints of node %s: %w", node.Name, err)
-		}
-		if node, err = nc.clientset.Nodes().Get(ctx, node.Name, client.GetOptions{}); err != nil {
-			return node, fmt.Errorf("get node: %w", err)
-		}
-	}
+		out = updated
+		return nil
+	})
+	return out, err
 }
 
 // swapTaints returns taints without remove and with add, and whether that

@@ -1,7 +1,6 @@
 package replicaset_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -34,13 +33,13 @@ func newClusterEnv(t *testing.T, nodes int, clk clock.Clock) *clusterEnv {
 		opts = append(opts, clustertest.WithClock(clk))
 	}
 	c := clustertest.New(t, opts...)
-	return &clusterEnv{c: c, cs: c.Clientset(), mgr: startManager(t, c.Clientset().Client(), clk, replicaset.Add)}
+	return &clusterEnv{c: c, cs: c.Clientset(), mgr: clustertest.StartManager(t, c.Clientset().Client(), clk, replicaset.Add)}
 }
 
 // waitIdle waits for the cluster and the Manager to be idle together.
 func (e *clusterEnv) waitIdle(t *testing.T) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 	for {
 		require.NoError(t, e.c.WaitIdle(ctx), "cluster idle")

@@ -10,6 +10,7 @@ import (
 	appsv1 "github.com/minicp/minicp/api/apps/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/controllers/cache"
@@ -33,18 +34,18 @@ type slowEnv struct {
 
 func newSlowEnv(t *testing.T, opts replicaset.Options) *slowEnv {
 	t.Helper()
-	api := clustertest.NewAPIServer(t)
+	api := apiservertest.New(t)
 	slow := newSlowWatch(client.NewInMemoryTransport(api.Handler()), "pods")
-	cl, err := client.New(client.Config{Host: "http://in-memory", Transport: slow, BearerToken: clustertest.AdminToken})
+	cl, err := client.New(client.Config{Host: "http://in-memory", Transport: slow, BearerToken: apiservertest.AdminToken})
 	require.NoError(t, err)
 	cs, err := client.NewClientset(clustertest.InMemoryClient(t, api))
 	require.NoError(t, err)
 	e := &slowEnv{cs: cs, slow: slow}
-	e.mgr = startManager(t, cl, nil, func(mgr *manager.Manager) error {
+	e.mgr = clustertest.StartManager(t, cl, nil, func(mgr *manager.Manager) error {
 		e.r, err = replicaset.NewReconciler(mgr, opts)
 		return err
 	})
-	waitIdle(t, e.mgr) // the informers have listed: what follows comes by watch
+	clustertest.WaitIdle(t, e.mgr) // the informers have listed: what follows comes by watch
 	return e
 }
 

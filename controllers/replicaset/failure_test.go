@@ -16,6 +16,7 @@ import (
 	"github.com/minicp/minicp/apiserver"
 	"github.com/minicp/minicp/apiserver/admission"
 	"github.com/minicp/minicp/clock/clocktest"
+	"github.com/minicp/minicp/cluster/clustertest"
 )
 
 // podQuota is a validating admission plugin that admits at most limit pod
@@ -95,7 +96,7 @@ func TestReplicaFailureConditionWhileCreatesAreRefused(t *testing.T) {
 	// The retry waits on the fake clock: let every event be handled, then
 	// raise the quota and let the backoff pass.
 	waitCached(t, e.mgr, got, false)
-	waitIdle(t, e.mgr)
+	clustertest.WaitIdle(t, e.mgr)
 	quota.setLimit(100)
 	clk.Step(time.Hour)
 	got = waitForRS(t, e.cs, "web", "ten replicas and no ReplicaFailure", func(rs *appsv1.ReplicaSet) bool {

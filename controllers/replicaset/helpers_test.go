@@ -12,15 +12,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	appsv1 "github.com/minicp/minicp/api/apps/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/runtime"
-	"github.com/minicp/minicp/api/watch"
 	"github.com/minicp/minicp/apiserver"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock"
 	"github.com/minicp/minicp/cluster/clustertest"
@@ -29,10 +28,6 @@ import (
 	"github.com/minicp/minicp/informer"
 	"github.com/minicp/minicp/wait"
 )
-
-// waitTimeout bounds every wait for a state; the states come in
-// milliseconds, so only a broken controller reaches it.
-const waitTimeout = 30 * time.Second
 
 // webLabels are the labels of the pods of newReplicaSet's ReplicaSets.
 var webLabels = map[string]string{"app": "web"}
@@ -70,51 +65,21 @@ type apiEnv struct {
 // seen before its orphans would create pods in their place.
 func newAPIEnvAfter(t *testing.T, clk clock.Clock, setup func(cs *client.Clientset)) *apiEnv {
 	t.Helper()
-	cl := clustertest.InMemoryClient(t, clustertest.NewAPIServer(t))
+	cl := clustertest.InMemoryClient(t, apiservertest.New(t))
 	cs, err := client.NewClientset(cl)
 	require.NoError(t, err)
 	setup(cs)
-	return &apiEnv{cs: cs, mgr: startManager(t, cl, clk, replicaset.Add)}
+	return &apiEnv{cs: cs, mgr: clustertest.StartManager(t, cl, clk, replicaset.Add)}
 }
 
 // newAPIEnv starts an API server, changed by mutate, and a Manager on clk
 // (clock.Real when nil) running the controller.
 func newAPIEnv(t *testing.T, clk clock.Clock, mutate ...func(*apiserver.Options)) *apiEnv {
 	t.Helper()
-	cl := clustertest.InMemoryClient(t, clustertest.NewAPIServer(t, mutate...))
+	cl := clustertest.InMemoryClient(t, apiservertest.New(t, mutate...))
 	cs, err := client.NewClientset(cl)
 	require.NoError(t, err)
-	return &apiEnv{cs: cs, mgr: startManager(t, cl, clk, replicaset.Add)}
-}
-
-// startManager makes a Manager of cl on clk, lets setup add to it, starts
-// it, and stops it (waiting for Start to return) when t ends.
-func startManager(t *testing.T, cl *client.Client, clk clock.Clock, setup func(*manager.Manager) error) *manager.Manager {
-	t.Helper()
-	if clk == nil {
-		clk = clock.Real
-	}
-	mgr, err := manager.New(manager.Options{Client: cl, Clock: clk})
-	require.NoError(t, err)
-	if setup != nil {
-		require.NoError(t, setup(mgr))
-	}
-	ctx, cancel := context.WithCancel(context.WithoutCancel(t.Context()))
-	done := make(chan error, 1)
-	go func() { done <- mgr.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		assert.NoError(t, <-done, "manager stopped")
-	})
-	return mgr
-}
-
-// waitIdle waits for mgr to be idle.
-func waitIdle(t *testing.T, mgr *manager.Manager) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
-	defer cancel()
-	require.NoError(t, mgr.WaitIdle(ctx), "manager idle")
+	return &apiEnv{cs: cs, mgr: clustertest.StartManager(t, cl, clk, replicaset.Add)}
 }
 
 // createRS creates rs.
@@ -190,43 +155,11 @@ func active(pods []*corev1.Pod) []*corev1.Pod {
 	return out
 }
 
-// waitForPods lists the pods of default and then watches them until cond
-// holds for the pods seen (by name), and returns them.
+// waitForPods waits until cond holds for the pods of default (by name),
+// and returns them.
 func waitForPods(t *testing.T, cs *client.Clientset, what string, cond func(map[string]*corev1.Pod) bool) map[string]*corev1.Pod {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
-	defer cancel()
-	list, err := cs.Pods("default").List(ctx, client.ListOptions{})
-	require.NoError(t, err, "list pods")
-	pods := map[string]*corev1.Pod{}
-	for i := range list.Items {
-		pods[list.Items[i].Name] = &list.Items[i]
-	}
-	if cond(pods) {
-		return pods
-	}
-	w, err := cs.Pods("default").Watch(ctx, client.ListOptions{ResourceVersion: list.ResourceVersion})
-	require.NoError(t, err, "watch pods")
-	defer w.Stop()
-	for {
-		select {
-		case ev, ok := <-w.ResultChan():
-			require.True(t, ok, "pod watch ended waiting for %s:\n%s", what, describePods(pods))
-			require.NotEqual(t, watch.Error, ev.Type, "pod watch failed: %v", ev.Object)
-			if p, ok := ev.Object.(*corev1.Pod); ok && ev.Type != watch.Bookmark {
-				if ev.Type == watch.Deleted {
-					delete(pods, p.Name)
-				} else {
-					pods[p.Name] = p
-				}
-			}
-			if cond(pods) {
-				return pods
-			}
-		case <-ctx.Done():
-			t.Fatalf("no %s within %v:\n%s", what, waitTimeout, describePods(pods))
-		}
-	}
+	return clustertest.WaitForList(t, cs.Pods("default"), client.ListOptions{}, what, cond)
 }
 
 // describePods lists pods with their owner, node, phase and deletion, for
@@ -245,30 +178,13 @@ func describePods(pods map[string]*corev1.Pod) string {
 	return strings.Join(lines, "\n")
 }
 
-// waitForRS watches the ReplicaSet name until cond holds, and returns it.
+// waitForRS waits until cond holds for the ReplicaSet name, and returns
+// it.
 func waitForRS(t *testing.T, cs *client.Clientset, name, what string, cond func(*appsv1.ReplicaSet) bool) *appsv1.ReplicaSet {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
-	defer cancel()
-	w, err := cs.ReplicaSets("default").Watch(ctx, client.ListOptions{FieldSelector: "metadata.name=" + name})
-	require.NoError(t, err, "watch replicaset %s", name)
-	defer w.Stop()
-	var last *appsv1.ReplicaSet
-	for {
-		select {
-		case ev, ok := <-w.ResultChan():
-			require.True(t, ok, "replicaset watch ended waiting for %s", what)
-			require.NotEqual(t, watch.Error, ev.Type, "replicaset watch failed: %v", ev.Object)
-			if rs, ok := ev.Object.(*appsv1.ReplicaSet); ok && ev.Type != watch.Bookmark && ev.Type != watch.Deleted {
-				last = rs
-				if cond(rs) {
-					return rs
-				}
-			}
-		case <-ctx.Done():
-			t.Fatalf("replicaset %s: no %s within %v; last: %+v", name, what, waitTimeout, last)
-		}
-	}
+	return clustertest.WaitFor(t, cs.ReplicaSets("default"), name, what, func(rs *appsv1.ReplicaSet, found bool) bool {
+		return found && cond(rs)
+	})
 }
 
 // statusIs is a waitForRS condition: the controller has seen the current
@@ -313,7 +229,7 @@ func waitCached(t *testing.T, mgr *manager.Manager, obj metav1.Object, gone bool
 	}, informer.HandlerOptions{})
 	require.NoError(t, err)
 	defer func() { _ = inf.RemoveEventHandler(reg) }()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 	for {
 		cur, exists, err := inf.Indexer().GetByKey(key)
@@ -393,33 +309,10 @@ func (b *heldBody) Close() error {
 }
 
 // waitForEvent returns an event of default with reason about the
-// ReplicaSet web, listing then watching.
+// ReplicaSet web.
 func waitForEvent(t *testing.T, cs *client.Clientset, reason string) *corev1.Event {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
-	defer cancel()
-	match := func(e *corev1.Event) bool {
+	return clustertest.WaitForEvent(t, cs, "default", func(e *corev1.Event) bool {
 		return e.Reason == reason && e.InvolvedObject.Kind == "ReplicaSet" && e.InvolvedObject.Name == "web"
-	}
-	list, err := cs.Events("default").List(ctx, client.ListOptions{})
-	require.NoError(t, err, "list events")
-	for i := range list.Items {
-		if match(&list.Items[i]) {
-			return &list.Items[i]
-		}
-	}
-	w, err := cs.Events("default").Watch(ctx, client.ListOptions{ResourceVersion: list.ResourceVersion})
-	require.NoError(t, err, "watch events")
-	defer w.Stop()
-	for {
-		select {
-		case ev, ok := <-w.ResultChan():
-			require.True(t, ok, "event watch ended")
-			if e, ok := ev.Object.(*corev1.Event); ok && match(e) {
-				return e
-			}
-		case <-ctx.Done():
-			t.Fatalf("no %s event within %v", reason, waitTimeout)
-		}
-	}
+	})
 }

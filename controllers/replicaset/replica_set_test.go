@@ -11,6 +11,7 @@ import (
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/client"
+	"github.com/minicp/minicp/cluster/clustertest"
 )
 
 // TestScaleUpAndDown: the controller creates pods from the template until
@@ -26,7 +27,7 @@ func TestScaleUpAndDown(t *testing.T) {
 		}
 		got := waitForRS(t, e.cs, "web", "status at the new scale", statusIs(n))
 		waitCached(t, e.mgr, got, false)
-		waitIdle(t, e.mgr)
+		clustertest.WaitIdle(t, e.mgr)
 		pods := listPods(t, e.cs)
 		assert.Len(t, ownedBy(rs, pods), int(n), "scaled to %d:\n%s", n, describePods(pods))
 		assert.Len(t, pods, int(n), "no pod but the ReplicaSet's: unassigned pods are deleted at once")
@@ -102,7 +103,7 @@ func TestReplicaSetBeingDeletedAdoptsAndCreatesNothing(t *testing.T) {
 
 	waitCached(t, e.mgr, deleting, false)
 	waitCached(t, e.mgr, orphan, false)
-	waitIdle(t, e.mgr)
+	clustertest.WaitIdle(t, e.mgr)
 	pods := listPods(t, e.cs)
 	assert.Len(t, pods, 1, "no pod created:\n%s", describePods(pods))
 	assert.Nil(t, pods["orphan"].ControllerRef(), "the orphan is not adopted")
@@ -155,7 +156,7 @@ func TestGracefulDeletionDoesNotBlockTheReplicaSet(t *testing.T) {
 		return statusIs(2)(rs) && terminating(rs) == 0
 	})
 	waitCached(t, e.mgr, got, false)
-	waitIdle(t, e.mgr)
+	clustertest.WaitIdle(t, e.mgr)
 	after := listPods(t, e.cs)
 	assert.Len(t, after, 2, "the final deletes made the controller do nothing more:\n%s", describePods(after))
 	for name := range after {

@@ -13,6 +13,7 @@ import (
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/api/watch"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock/clocktest"
 	"github.com/minicp/minicp/cluster/clustertest"
@@ -20,10 +21,6 @@ import (
 	"github.com/minicp/minicp/controllers/serviceaccount"
 	"github.com/minicp/minicp/informer"
 )
-
-// waitTimeout bounds every wait: things happen in milliseconds; 30s is
-// for a loaded CI machine under -race, and turns a hang into a failure.
-const waitTimeout = 30 * time.Second
 
 // t0 is when the manager's fake clock starts.
 var t0 = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -87,29 +84,23 @@ type harness struct {
 // the test ends, the manager first.
 func newHarness(t *testing.T) *harness {
 	t.Helper()
-	api := clustertest.NewAPIServer(t)
+	api := apiservertest.New(t)
 	tap := &wiretap{next: client.NewInMemoryTransport(api.Handler()), creates: map[string]int{}, accepted: map[string]int{}}
 	mgrClient, err := client.New(client.Config{Host: "http://in-memory", Transport: tap,
-		BearerToken: clustertest.AdminToken, UserAgent: "serviceaccount-controller"})
+		BearerToken: apiservertest.AdminToken, UserAgent: "serviceaccount-controller"})
 	require.NoError(t, err, "client.New")
 	mgr, err := manager.New(manager.Options{Client: mgrClient, Clock: clocktest.NewFake(t0)})
 	require.NoError(t, err, "manager.New")
 	require.NoError(t, serviceaccount.Add(mgr), "serviceaccount.Add")
-	ctx, cancel := context.WithCancel(context.WithoutCancel(t.Context()))
-	done := make(chan error, 1)
-	go func() { done <- mgr.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		require.NoError(t, <-done, "manager.Start")
-	})
+	clustertest.Start(t, mgr)
 	cs, err := client.NewClientset(clustertest.InMemoryClient(t, api))
 	require.NoError(t, err, "NewClientset")
 	return &harness{cs: cs, mgr: mgr, tap: tap}
 }
 
-// testContext returns a context that ends with the test or after waitTimeout.
+// testContext returns a context that ends with the test or after clustertest.WaitTimeout.
 func testContext(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	t.Cleanup(cancel)
 	return ctx
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/minicp/minicp/controllers/handler"
 	"github.com/minicp/minicp/informer"
 	"github.com/minicp/minicp/logging"
+	"github.com/minicp/minicp/wait"
 )
 
 // KindSource is the source of one resource's changes: a handler on the
@@ -39,8 +40,10 @@ type KindSource struct {
 	// syncedCh is closed once the initial state is on the queue, or Start
 	// failed (err says so).
 	syncedCh chan struct{}
-	// handled tracks what the handler has handled, for CaughtUp.
-	handled *handledTracker
+	// handled tracks what the handler has handled, for CaughtUp, and
+	// notifies changed at each record.
+	handled *informer.HandledTracker
+	changed *wait.Broadcast
 	// mu guards the fields below; err and indexer are set before syncedCh
 	// is closed.
 	mu      sync.Mutex
@@ -57,7 +60,9 @@ var _ SyncingSource = (*KindSource)(nil)
 //
 // Upstream: sigs.k8s.io/controller-runtime/pkg/source (Kind).
 func Kind(c *cache.Cache, obj runtime.Object, h handler.EventHandler) *KindSource {
-	return &KindSource{cache: c, obj: obj, handler: h, syncedCh: make(chan struct{}), handled: newHandledTracker()}
+	changed := &wait.Broadcast{}
+	return &KindSource{cache: c, obj: obj, handler: h, syncedCh: make(chan struct{}),
+		handled: informer.NewHandledTracker(changed), changed: changed}
 }
 
 // Start implements Source.
@@ -132,7 +137,9 @@ func (k *KindSource) CaughtUp() (caughtUp bool, changed <-chan struct{}) {
 		// record comes with the replay.
 		return false, k.syncedCh
 	}
-	return k.handled.caughtUp(indexer)
+	// Taken before the check, so a record between the two is not missed.
+	changed = k.changed.Wait()
+	return k.handled.CaughtUp(indexer), changed
 }
 
 // eventAdapter turns informer notifications into events for a handler,
@@ -141,7 +148,7 @@ type eventAdapter struct {
 	ctx     context.Context
 	handler handler.EventHandler
 	queue   handler.Queue
-	handled *handledTracker
+	handled *informer.HandledTracker
 	// mu serializes the handler's calls: the informer's listener calls it,
 	// and so does replay, on Start's goroutine. It is held across the
 	// call because handlers are written for one caller at a time, as
@@ -162,7 +169,7 @@ func (a *eventAdapter) replay(objs []runtime.Object) {
 	for _, obj := range objs {
 		if o, ok := obj.(metav1.Object); ok {
 			recoverHandler(a.ctx, func() { a.handler.Create(a.ctx, event.CreateEvent{Object: o}, a.queue) })
-			a.handled.handled(obj)
+			a.handled.Handled(obj)
 		}
 	}
 }
@@ -177,7 +184,7 @@ func (a *eventAdapter) OnAdd(obj runtime.Object, isInInitialList bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	recoverHandler(a.ctx, func() { a.handler.Create(a.ctx, event.CreateEvent{Object: o}, a.queue) })
-	a.handled.handled(obj)
+	a.handled.Handled(obj)
 }
 
 // OnUpdate implements informer.ResourceEventHandler.
@@ -190,7 +197,7 @@ func (a *eventAdapter) OnUpdate(oldObj, newObj runtime.Object) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	recoverHandler(a.ctx, func() { a.handler.Update(a.ctx, event.UpdateEvent{ObjectOld: o, ObjectNew: n}, a.queue) })
-	a.handled.handled(newObj)
+	a.handled.Handled(newObj)
 }
 
 // OnDelete implements informer.ResourceEventHandler, unwrapping the
@@ -211,7 +218,7 @@ func (a *eventAdapter) OnDelete(obj any) {
 		ev.Object = o
 		recoverHandler(a.ctx, func() { a.handler.Delete(a.ctx, ev, a.queue) })
 	}
-	a.handled.deleted(key)
+	a.handled.Deleted(key)
 }
 
 // recoverHandler calls fn, logging a panic to ctx's logger instead of

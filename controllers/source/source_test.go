@@ -4,7 +4,6 @@ import (
 	"context"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -12,6 +11,7 @@ import (
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/runtime"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/controllers/cache"
@@ -21,12 +21,9 @@ import (
 	"github.com/minicp/minicp/controllers/source"
 )
 
-// waitTimeout bounds every wait; 30s is for a loaded CI machine.
-const waitTimeout = 30 * time.Second
-
 func newClient(t *testing.T) *client.Client {
 	t.Helper()
-	return clustertest.InMemoryClient(t, clustertest.NewAPIServer(t))
+	return clustertest.InMemoryClient(t, apiservertest.New(t))
 }
 
 // queue records the Requests added, and signals each on addedCh.
@@ -51,20 +48,10 @@ func (q *queue) snapshot() []reconcile.Request {
 	return append([]reconcile.Request(nil), q.added...)
 }
 
+// waitFor waits until want is added.
 func (q *queue) waitFor(t *testing.T, want reconcile.Request) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
-	defer cancel()
-	for {
-		select {
-		case got := <-q.addedCh:
-			if got == want {
-				return
-			}
-		case <-ctx.Done():
-			t.Fatalf("%s not added within %v", want, waitTimeout)
-		}
-	}
+	clustertest.ReceiveUntil(t, q.addedCh, want.String()+" added", func(got reconcile.Request) bool { return got == want })
 }
 
 func req(ns, name string) reconcile.Request {
@@ -87,13 +74,7 @@ func startCache(t *testing.T, c *client.Client) *cache.Cache {
 	t.Helper()
 	ca, err := cache.New(cache.Options{Client: c})
 	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.WithoutCancel(t.Context()))
-	errCh := make(chan error, 1)
-	go func() { errCh <- ca.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		assert.NoError(t, <-errCh)
-	})
+	clustertest.Start(t, ca)
 	return ca
 }
 
@@ -112,7 +93,7 @@ func TestKindPutsTheCacheOnTheQueueBeforeSync(t *testing.T) {
 	q := newQueue()
 	k := source.Kind(ca, &corev1.Pod{}, handler.EnqueueRequestForObject{})
 	run(t, k, q)
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 	require.NoError(t, k.WaitForSync(ctx))
 	assert.ElementsMatch(t, []reconcile.Request{req("default", "a"), req("default", "b"), req("default", "c")},
@@ -149,7 +130,7 @@ func TestKindRecoversHandlerPanics(t *testing.T) {
 	})
 	k := source.Kind(ca, &corev1.Pod{}, h)
 	run(t, k, q)
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 	require.NoError(t, k.WaitForSync(ctx), "a panicking handler does not stop the source")
 	assert.Equal(t, []reconcile.Request{req("default", "good")}, q.snapshot())
@@ -173,7 +154,7 @@ func TestKindCaughtUp(t *testing.T) {
 	caughtUp, _ := k.CaughtUp()
 	assert.False(t, caughtUp, "not before sync")
 	run(t, k, q)
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 	require.NoError(t, k.WaitForSync(ctx))
 	caughtUp, _ = k.CaughtUp()

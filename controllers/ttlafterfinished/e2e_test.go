@@ -1,7 +1,6 @@
 package ttlafterfinished_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -55,7 +54,7 @@ func TestJobDeletedAfterItCompletes(t *testing.T) {
 // means the kubelet registered its node, not that the scheduler has it.
 func waitNodeSeen(t *testing.T, c *clustertest.Cluster) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 	node, err := c.Clientset().Nodes().Get(ctx, cluster.NodeName(0), client.GetOptions{})
 	require.NoError(t, err)

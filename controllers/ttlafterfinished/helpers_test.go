@@ -1,7 +1,6 @@
 package ttlafterfinished_test
 
 import (
-	"context"
 	"slices"
 	"testing"
 	"time"
@@ -15,12 +14,9 @@ import (
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock"
 	"github.com/minicp/minicp/clock/clocktest"
+	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/controllers/manager"
 )
-
-// waitTimeout bounds every wait: things happen in milliseconds; 30s is
-// for a loaded machine under -race.
-const waitTimeout = 30 * time.Second
 
 // epoch is where the fake clocks start: a whole second (the API keeps
 // seconds), near the real time, as a cluster's certificates are valid
@@ -40,9 +36,7 @@ type env struct {
 
 func (e *env) waitIdle() {
 	e.t.Helper()
-	ctx, cancel := context.WithTimeout(e.t.Context(), waitTimeout)
-	defer cancel()
-	require.NoError(e.t, e.mgr.WaitIdle(ctx), "manager WaitIdle")
+	clustertest.WaitIdle(e.t, e.mgr)
 }
 
 // newJob is a Job of one busybox pod running script.
@@ -101,29 +95,17 @@ func (e *env) waitGone(name string) {
 	e.waitJob(name, "gone", func(j *batchv1.Job) bool { return j == nil })
 }
 
-// waitJob waits until cond holds for the Job name (nil once deleted),
-// checking now and at every change to a Job.
+// waitJob waits until cond holds for the Job name, nil once it is gone,
+// and returns it.
 func (e *env) waitJob(name, what string, cond func(*batchv1.Job) bool) *batchv1.Job {
 	e.t.Helper()
-	ctx, cancel := context.WithTimeout(e.t.Context(), waitTimeout)
-	defer cancel()
-	w, err := e.cs.Jobs(ns).Watch(ctx, client.ListOptions{})
-	require.NoError(e.t, err, "watch jobs")
-	defer w.Stop()
-	for {
-		j, err := e.cs.Jobs(ns).Get(ctx, name, client.GetOptions{})
-		if apierrors.IsNotFound(err) {
-			j, err = nil, nil
+	var got *batchv1.Job
+	clustertest.WaitFor(e.t, e.cs.Jobs(ns), name, what, func(j *batchv1.Job, found bool) bool {
+		got = j
+		if !found {
+			got = nil
 		}
-		require.NoError(e.t, err, "get job %s", name)
-		if cond(j) {
-			return j
-		}
-		select {
-		case _, open := <-w.ResultChan():
-			require.True(e.t, open, "the job watch ended")
-		case <-ctx.Done():
-			e.t.Fatalf("job %s: %s: not within %v", name, what, waitTimeout)
-		}
-	}
+		return cond(got)
+	})
+	return got
 }

@@ -10,6 +10,7 @@ import (
 	batchv1 "github.com/minicp/minicp/api/batch/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock/clocktest"
 	"github.com/minicp/minicp/cluster/clustertest"
@@ -21,7 +22,7 @@ import (
 // Jobs' status themselves, as the job controller would.
 func newAPIEnv(t *testing.T) *env {
 	t.Helper()
-	cl := clustertest.InMemoryClient(t, clustertest.NewAPIServer(t))
+	cl := clustertest.InMemoryClient(t, apiservertest.New(t))
 	cs, err := client.NewClientset(cl)
 	require.NoError(t, err)
 	clk := clocktest.NewFake(epoch)

@@ -11,8 +11,12 @@ import (
 
 // DelayingOptions configures NewDelaying.
 type DelayingOptions struct {
-	// Clock times AddAfter. Defaults to clock.Real.
+	// Clock times AddAfter and the metrics. Defaults to clock.Real.
 	Clock clock.Clock
+	// Name and Metrics are the QueueOptions': every AddAfter also counts
+	// as a retry.
+	Name    string
+	Metrics *Metrics
 }
 
 // DelayingQueue is a Queue with AddAfter. A goroutine owned by the queue
@@ -23,7 +27,9 @@ type DelayingOptions struct {
 // Upstream: k8s.io/client-go/util/workqueue (delayingType).
 type DelayingQueue[T comparable] struct {
 	*Queue[T]
-	clock clock.Clock
+	clock   clock.Clock
+	name    string
+	metrics *Metrics
 	// waiting holds the items not ready yet, each once, at its earliest
 	// requested time.
 	waiting *wait.DeadlineQueue[T]
@@ -42,8 +48,10 @@ func NewDelaying[T comparable](opts DelayingOptions) *DelayingQueue[T] {
 	// cancels this one.
 	ctx, cancel := context.WithCancel(context.Background())
 	q := &DelayingQueue[T]{
-		Queue:   New[T](),
+		Queue:   New[T](QueueOptions{Name: opts.Name, Metrics: opts.Metrics, Clock: opts.Clock}),
 		clock:   opts.Clock,
+		name:    opts.Name,
+		metrics: opts.Metrics,
 		waiting: wait.NewDeadlineQueue(wait.DeadlineOptions[T]{Clock: opts.Clock}),
 		cancel:  cancel,
 	}
@@ -53,11 +61,13 @@ func NewDelaying[T comparable](opts DelayingOptions) *DelayingQueue[T] {
 
 // AddAfter adds item once d has passed on the clock; d <= 0 adds it now.
 // An item already waiting keeps the earlier of its two times. After
-// ShutDown it does nothing.
+// ShutDown it does nothing. It counts as a retry in the metrics, as
+// upstream's does.
 func (q *DelayingQueue[T]) AddAfter(item T, d time.Duration) {
 	if q.ShuttingDown() {
 		return
 	}
+	q.metrics.Retry(q.name)
 	if d <= 0 {
 		q.Add(item)
 		return

@@ -1,6 +1,24 @@
 package workqueue
 
-import "sync"
+import (
+	"sync"
+	"time"
+
+	"github.com/minicp/minicp/clock"
+)
+
+// QueueOptions configures New. The zero QueueOptions works: a queue
+// without metrics.
+type QueueOptions struct {
+	// Name names the queue in its metrics, e.g. the controller's name.
+	Name string
+	// Metrics records the queue's workqueue_* series under Name. Defaults
+	// to nil: none.
+	Metrics *Metrics
+	// Clock times the queue and work durations of the metrics. Defaults
+	// to clock.Real.
+	Clock clock.Clock
+}
 
 // Queue is a work queue of comparable items (usually "namespace/name"
 // keys). It is safe for concurrent use.
@@ -25,13 +43,34 @@ type Queue[T comparable] struct {
 	shuttingDown bool
 	// drain is set while ShutDownWithDrain waits for processing to empty.
 	drain bool
+	// metrics is nil when the queue records none.
+	metrics *queueMetrics[T]
+
+	clock clock.Clock
 }
 
 // New returns an empty Queue.
-func New[T comparable]() *Queue[T] {
-	q := &Queue[T]{dirty: map[T]struct{}{}, processing: map[T]struct{}{}}
+func New[T comparable](opts QueueOptions) *Queue[T] {
+	if opts.Clock == nil {
+		opts.Clock = clock.Real
+	}
+	q := &Queue[T]{
+		dirty:      map[T]struct{}{},
+		processing: map[T]struct{}{},
+		metrics:    forQueue[T](opts.Metrics, opts.Name),
+		clock:      opts.Clock,
+	}
 	q.cond = sync.NewCond(&q.mu)
 	return q
+}
+
+// now is the clock's time when the queue records metrics; the zero time
+// otherwise, so a queue without metrics never reads the clock.
+func (q *Queue[T]) now() time.Time {
+	if q.metrics == nil {
+		return time.Time{}
+	}
+	return q.clock.Now()
 }
 
 // Add marks item as needing processing. It is a no-op if item is already
@@ -46,6 +85,7 @@ func (q *Queue[T]) Add(item T) {
 	if _, ok := q.dirty[item]; ok {
 		return
 	}
+	q.metrics.add(item, q.now())
 	q.dirty[item] = struct{}{}
 	if _, ok := q.processing[item]; ok {
 		return // Done queues it
@@ -79,6 +119,7 @@ func (q *Queue[T]) Get() (item T, shutdown bool) {
 	q.queue = q.queue[1:]
 	q.processing[item] = struct{}{}
 	delete(q.dirty, item)
+	q.metrics.get(item, q.now())
 	return item, false
 }
 
@@ -87,6 +128,7 @@ func (q *Queue[T]) Get() (item T, shutdown bool) {
 func (q *Queue[T]) Done(item T) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	q.metrics.done(item, q.now())
 	delete(q.processing, item)
 	if _, ok := q.dirty[item]; ok {
 		q.queue = append(q.queue, item)

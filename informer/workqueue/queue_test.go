@@ -58,7 +58,7 @@ func TestQueueInvariants(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			q := workqueue.New[string]()
+			q := workqueue.New[string](workqueue.QueueOptions{})
 			for i, s := range tc.steps {
 				switch s.do {
 				case "add":
@@ -88,7 +88,7 @@ func TestQueueInvariants(t *testing.T) {
 // ShutDown wakes every waiting Get.
 func TestGetBlocksUntilAdd(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		q := workqueue.New[int]()
+		q := workqueue.New[int](workqueue.QueueOptions{})
 		got := make(chan int, 1)
 		go func() {
 			item, _ := q.Get()
@@ -116,7 +116,7 @@ func TestGetBlocksUntilAdd(t *testing.T) {
 // only once every item being processed is Done.
 func TestShutDownWithDrainWaitsForDone(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		q := workqueue.New[string]()
+		q := workqueue.New[string](workqueue.QueueOptions{})
 		q.Add("a")
 		q.Add("b")
 		a, _ := q.Get()

@@ -8,6 +8,9 @@ type RateLimitingOptions[T comparable] struct {
 	RateLimiter RateLimiter[T]
 	// Clock times delays. Defaults to clock.Real.
 	Clock clock.Clock
+	// Name and Metrics are the QueueOptions'.
+	Name    string
+	Metrics *Metrics
 }
 
 // RateLimitingQueue is a DelayingQueue whose retries wait as a
@@ -30,7 +33,7 @@ func NewRateLimiting[T comparable](opts RateLimitingOptions[T]) *RateLimitingQue
 		opts.RateLimiter = DefaultControllerRateLimiter[T](opts.Clock)
 	}
 	return &RateLimitingQueue[T]{
-		DelayingQueue: NewDelaying[T](DelayingOptions{Clock: opts.Clock}),
+		DelayingQueue: NewDelaying[T](DelayingOptions{Clock: opts.Clock, Name: opts.Name, Metrics: opts.Metrics}),
 		rateLimiter:   opts.RateLimiter,
 	}
 }

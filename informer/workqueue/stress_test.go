@@ -23,7 +23,7 @@ func TestQueueStress(t *testing.T) {
 		keys        = 50
 		addsPerProd = 2000
 	)
-	q := workqueue.New[string]()
+	q := workqueue.New[string](workqueue.QueueOptions{})
 	var (
 		seq       atomic.Int64
 		mu        sync.Mutex

@@ -28,6 +28,11 @@ const (
 //     revisionHistoryLimit 10; progressDeadlineSeconds 600; the pod
 //     template's spec as corev1.SetDefaultsPodSpec.
 //   - ReplicaSet: replicas 1; the pod template's spec.
+//   - StatefulSet: replicas 1; podManagementPolicy OrderedReady;
+//     updateStrategy RollingUpdate with partition 0; revisionHistoryLimit
+//     10; persistentVolumeClaimRetentionPolicy Retain on deletion and
+//     scale down; the pod template's spec; each volume claim template's
+//     volumeMode Filesystem and status.phase Pending.
 //
 // Upstream: k8s.io/kubernetes/pkg/apis/apps/v1/defaults.go.
 func SetDefaults(obj runtime.Object) {
@@ -43,6 +48,12 @@ func SetDefaults(obj runtime.Object) {
 	case *ReplicaSetList:
 		for i := range o.Items {
 			setDefaultsReplicaSet(&o.Items[i])
+		}
+	case *StatefulSet:
+		setDefaultsStatefulSet(o)
+	case *StatefulSetList:
+		for i := range o.Items {
+			setDefaultsStatefulSet(&o.Items[i])
 		}
 	}
 }
@@ -84,3 +95,44 @@ func setDefaultsReplicaSet(rs *ReplicaSet) {
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+func setDefaultsStatefulSet(ss *StatefulSet) {
+	spec := &ss.Spec
+	if spec.PodManagementPolicy == "" {
+		spec.PodManagementPolicy = OrderedReadyPodManagement
+	}
+	if spec.UpdateStrategy.Type == "" {
+		spec.UpdateStrategy.Type = RollingUpdateStatefulSetStrategyType
+		if spec.UpdateStrategy.RollingUpdate == nil {
+			spec.UpdateStrategy.RollingUpdate = &RollingUpdateStatefulSetStrategy{}
+		}
+	}
+	if ru := spec.UpdateStrategy.RollingUpdate; spec.UpdateStrategy.Type == RollingUpdateStatefulSetStrategyType && ru != nil && ru.Partition == nil {
+		ru.Partition = ptrTo(int32(0))
+	}
+	if spec.PersistentVolumeClaimRetentionPolicy == nil {
+		spec.PersistentVolumeClaimRetentionPolicy = &StatefulSetPersistentVolumeClaimRetentionPolicy{}
+	}
+	if p := spec.PersistentVolumeClaimRetentionPolicy; p.WhenDeleted == "" {
+		p.WhenDeleted = RetainPersistentVolumeClaimRetentionPolicyType
+	}
+	if p := spec.PersistentVolumeClaimRetentionPolicy; p.WhenScaled == "" {
+		p.WhenScaled = RetainPersistentVolumeClaimRetentionPolicyType
+	}
+	if spec.Replicas == nil {
+		spec.Replicas = ptrTo(int32(1))
+	}
+	if spec.RevisionHistoryLimit == nil {
+		spec.RevisionHistoryLimit = ptrTo(DefaultRevisionHistoryLimit)
+	}
+	corev1.SetDefaultsPodSpec(&spec.Template.Spec)
+	for i := range spec.VolumeClaimTemplates {
+		pvc := &spec.VolumeClaimTemplates[i]
+		if pvc.Spec.VolumeMode == nil {
+			pvc.Spec.VolumeMode = ptrTo(corev1.PersistentVolumeMode("Filesystem"))
+		}
+		if pvc.Status.Phase == "" {
+			pvc.Status.Phase = "Pending"
+		}
+	}
+}

@@ -1,6 +1,6 @@
-// Package v1 holds the apps/v1 kinds: Deployment and ReplicaSet, with
-// their lists, the constants they use, their defaults (SetDefaults) and
-// their registration (AddToScheme).
+// Package v1 holds the apps/v1 kinds: Deployment, ReplicaSet and
+// StatefulSet, with their lists, the constants they use, their defaults
+// (SetDefaults) and their registration (AddToScheme).
 //
 // Import it as appsv1. Field names, JSON spellings, protobuf field numbers
 // and patch strategies match k8s.io/api/apps/v1, so `kubectl create

@@ -29,6 +29,11 @@ func resources() []runtime.ResourceInfo {
 			Verbs: allVerbs(), ShortNames: []string{"rs"}, Categories: []string{"all"},
 			Subresources: []string{"status", "scale"},
 		},
+		{
+			GVR: gv.WithResource("statefulsets"), Kind: "StatefulSet", SingularName: "statefulset", Namespaced: true,
+			Verbs: allVerbs(), ShortNames: []string{"sts"}, Categories: []string{"all"},
+			Subresources: []string{"status", "scale"},
+		},
 	}
 }
 
@@ -41,6 +46,7 @@ func AddToScheme(s *runtime.Scheme) error {
 	s.AddKnownTypes(SchemeGroupVersion,
 		&Deployment{}, &DeploymentList{},
 		&ReplicaSet{}, &ReplicaSetList{},
+		&StatefulSet{}, &StatefulSetList{},
 	)
 	for _, info := range resources() {
 		if err := s.AddResource(info); err != nil {

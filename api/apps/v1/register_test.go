@@ -13,7 +13,7 @@ func TestAddToScheme(t *testing.T) {
 	s := runtime.NewScheme()
 	require.NoError(t, AddToScheme(s))
 	require.NoError(t, AddToScheme(s), "AddToScheme is idempotent")
-	for _, kind := range []string{"Deployment", "DeploymentList", "ReplicaSet", "ReplicaSetList"} {
+	for _, kind := range []string{"Deployment", "DeploymentList", "ReplicaSet", "ReplicaSetList", "StatefulSet", "StatefulSetList"} {
 		obj, err := s.New(SchemeGroupVersion.WithKind(kind))
 		require.NoError(t, err, "New(%s)", kind)
 		assert.Equal(t, "apps/v1", obj.GetTypeMeta().APIVersion, "New(%s)", kind)
@@ -26,6 +26,7 @@ func TestAddToScheme(t *testing.T) {
 	}{
 		{"deployments", "Deployment", "deployment", []string{"deploy"}},
 		{"replicasets", "ReplicaSet", "replicaset", []string{"rs"}},
+		{"statefulsets", "StatefulSet", "statefulset", []string{"sts"}},
 	}
 	for _, tc := range tests {
 		info, ok := s.Resource(SchemeGroupVersion.WithResource(tc.resource))

@@ -15,5 +15,14 @@ func TestAddToScheme(t *testing.T) {
 	obj, err := s.New(SchemeGroupVersion.WithKind("Scale"))
 	require.NoError(t, err)
 	assert.Equal(t, runtime.TypeMeta{APIVersion: "autoscaling/v1", Kind: "Scale"}, *obj.GetTypeMeta())
-	assert.Empty(t, s.Resources(), "Scale is only a subresource's kind: autoscaling/v1 has no resource in minicp")
+	for _, kind := range []string{"HorizontalPodAutoscaler", "HorizontalPodAutoscalerList"} {
+		_, err := s.New(SchemeGroupVersion.WithKind(kind))
+		assert.NoError(t, err, "New(%s)", kind)
+	}
+	require.Len(t, s.Resources(), 1, "Scale is only a subresource's kind: horizontalpodautoscalers is the one resource")
+	info := s.Resources()[0]
+	assert.Equal(t, "horizontalpodautoscalers", info.GVR.Resource)
+	assert.Equal(t, []string{"hpa"}, info.ShortNames)
+	assert.Equal(t, []string{"all"}, info.Categories)
+	assert.Equal(t, []string{"status"}, info.Subresources)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/minicp/minicp/api/apierrors"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/apiserver/admission"
+	"github.com/minicp/minicp/apiserver/webhookclient"
 	"github.com/minicp/minicp/logging"
 )
 
@@ -38,7 +39,7 @@ type Mutating struct {
 	Namespaces admission.NamespaceGetter
 	// Services resolves webhooks' service references. Required for
 	// webhooks that name a Service.
-	Services ServiceResolver
+	Services webhookclient.ServiceResolver
 	// Resources lists the served resources for matchPolicy Equivalent.
 	// Defaults to none: Equivalent then matches as Exact does.
 	Resources ResourceLister
@@ -49,7 +50,7 @@ type Mutating struct {
 	Logger *slog.Logger
 
 	// clients keeps the webhooks' HTTP clients between calls.
-	clients clientCache
+	clients webhookclient.Client
 }
 
 var _ admission.MutationInterface = (*Mutating)(nil)

@@ -11,6 +11,7 @@ import (
 	"github.com/minicp/minicp/api/apierrors"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/apiserver/admission"
+	"github.com/minicp/minicp/apiserver/webhookclient"
 	"github.com/minicp/minicp/logging"
 )
 
@@ -33,12 +34,12 @@ type Validating struct {
 	Configurations ConfigurationSource
 	// Namespaces, Services, Resources and Logger are as in Mutating.
 	Namespaces admission.NamespaceGetter
-	Services   ServiceResolver
+	Services   webhookclient.ServiceResolver
 	Resources  ResourceLister
 	Logger     *slog.Logger
 
 	// clients keeps the webhooks' HTTP clients between calls.
-	clients clientCache
+	clients webhookclient.Client
 }
 
 var _ admission.ValidationInterface = (*Validating)(nil)

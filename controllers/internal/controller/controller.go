@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/minicp/minicp/clock"
+	"github.com/minicp/minicp/controllers/metrics"
 	"github.com/minicp/minicp/controllers/reconcile"
 	"github.com/minicp/minicp/controllers/source"
 	"github.com/minicp/minicp/informer/workqueue"
@@ -32,6 +33,9 @@ type Options struct {
 	// Logger is scoped with the controller's name. Defaults to a discard
 	// logger.
 	Logger *slog.Logger
+	// Metrics records reconciles and the queue's metrics. Defaults to
+	// nil: none.
+	Metrics *metrics.Metrics
 }
 
 // phase is where a Controller is in its life:
@@ -60,6 +64,8 @@ type Controller struct {
 	maxConcurrent int
 	log           *slog.Logger
 	queue         *queue
+	clock         clock.Clock
+	metrics       *metrics.Metrics
 
 	// mu guards the fields below.
 	mu    sync.Mutex
@@ -97,7 +103,9 @@ func New(opts Options) (*Controller, error) {
 		do:            opts.Reconciler,
 		maxConcurrent: opts.MaxConcurrentReconciles,
 		log:           logging.OrDiscard(opts.Logger).With("component", "controller", "controller", opts.Name),
-		queue:         newQueue(opts.Clock, opts.RateLimiter),
+		queue:         newQueue(opts.Name, opts.Clock, opts.RateLimiter, opts.Metrics.Workqueue()),
+		clock:         opts.Clock,
+		metrics:       opts.Metrics,
 	}, nil
 }
 
@@ -184,6 +192,7 @@ func (c *Controller) Start(ctx context.Context) error {
 	defer c.cancel()
 
 	c.log.InfoContext(ctx, "starting", "workers", c.maxConcurrent)
+	c.metrics.InitController(c.name)
 	var workers sync.WaitGroup
 	if c.waitForSources(ctx, sources) {
 		c.mu.Lock()
@@ -301,7 +310,9 @@ func (c *Controller) reconcileHandler(ctx context.Context, req reconcile.Request
 	ctx = logging.NewContext(ctx, log)
 	log.DebugContext(ctx, "reconcile", "hop", "reconcile")
 
+	start := c.clock.Now()
 	result, err := c.reconcile(ctx, req)
+	elapsed := c.clock.Since(start)
 	var pe *panicError
 	switch {
 	case err != nil && ctx.Err() != nil:
@@ -311,19 +322,25 @@ func (c *Controller) reconcileHandler(ctx context.Context, req reconcile.Request
 		c.queue.done(req, requeueNone, 0)
 	case errors.Is(err, reconcile.TerminalError(nil)):
 		log.ErrorContext(ctx, "reconcile failed, not retrying", "err", err)
+		c.metrics.ObserveReconcile(c.name, metrics.ResultError, elapsed)
 		c.queue.done(req, requeueNone, 0)
 	case errors.As(err, &pe):
 		log.ErrorContext(ctx, "reconciler panicked, retrying", "err", err, "stack", string(pe.stack))
+		c.metrics.ObserveReconcile(c.name, metrics.ResultError, elapsed)
 		c.queue.done(req, requeueRateLimited, 0)
 	case err != nil:
 		// The Result is ignored with an error, as upstream does.
 		log.WarnContext(ctx, "reconcile failed, retrying", "err", err)
+		c.metrics.ObserveReconcile(c.name, metrics.ResultError, elapsed)
 		c.queue.done(req, requeueRateLimited, 0)
 	case result.RequeueAfter > 0:
+		c.metrics.ObserveReconcile(c.name, metrics.ResultRequeueAfter, elapsed)
 		c.queue.done(req, requeueAfter, result.RequeueAfter)
 	case result.Requeue:
+		c.metrics.ObserveReconcile(c.name, metrics.ResultRequeue, elapsed)
 		c.queue.done(req, requeueRateLimited, 0)
 	default:
+		c.metrics.ObserveReconcile(c.name, metrics.ResultSuccess, elapsed)
 		c.queue.done(req, requeueNone, 0)
 	}
 }

@@ -427,7 +427,7 @@ func TestIdle(t *testing.T) {
 // handled.
 func TestDueDelayIsWork(t *testing.T) {
 	clk := clocktest.NewFake(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC))
-	q := newQueue(clk, workqueue.DefaultControllerRateLimiter[reconcile.Request](clk))
+	q := newQueue("test", clk, workqueue.DefaultControllerRateLimiter[reconcile.Request](clk), nil)
 	q.setRunning()
 	q.mu.Lock()
 	q.addAfterLocked(request("later"), time.Minute)

@@ -33,6 +33,10 @@ import (
 type queue struct {
 	clock   clock.Clock
 	limiter workqueue.RateLimiter[reconcile.Request]
+	// name and metrics count retries; ready records the rest of the
+	// workqueue_* metrics.
+	name    string
+	metrics *workqueue.Metrics
 	// waiting holds the Requests whose delay has not passed; a Request is
 	// in it at most once, at its earliest time. It is changed only under
 	// mu (it has a lock of its own too), so it changes with the rest.
@@ -58,11 +62,15 @@ type queue struct {
 
 var _ handler.Queue = (*queue)(nil)
 
-func newQueue(clk clock.Clock, limiter workqueue.RateLimiter[reconcile.Request]) *queue {
+// newQueue returns the queue of the controller called name; its metrics
+// go to m, when not nil.
+func newQueue(name string, clk clock.Clock, limiter workqueue.RateLimiter[reconcile.Request], m *workqueue.Metrics) *queue {
 	return &queue{
 		clock:   clk,
 		limiter: limiter,
-		ready:   workqueue.New[reconcile.Request](),
+		name:    name,
+		metrics: m,
+		ready:   workqueue.New[reconcile.Request](workqueue.QueueOptions{Name: name, Metrics: m, Clock: clk}),
 		waiting: wait.NewDeadlineQueue(wait.DeadlineOptions[reconcile.Request]{Clock: clk}),
 	}
 }
@@ -151,6 +159,8 @@ func (q *queue) addAfterLocked(req reconcile.Request, d time.Duration) {
 	if q.shuttingDown {
 		return
 	}
+	// Every requeue counts, as upstream's AddAfter counts it.
+	q.metrics.Retry(q.name)
 	if d <= 0 {
 		q.ready.Add(req)
 		return

@@ -26,7 +26,9 @@ type container struct {
 	sb      *sandbox
 	config  cri.ContainerConfig
 	nameKey string
-	profile *imageProfile
+	// clusterNet is the runtime's ClusterNetwork, or nil.
+	clusterNet ClusterNetwork
+	profile    *imageProfile
 	// imageRef is the ID of the image it was created from.
 	imageRef   string
 	state      cri.ContainerState
@@ -38,7 +40,9 @@ type container struct {
 	message    string
 	// proc is the process while the container runs; fs its files.
 	proc *shell.Process
-	fs   *shell.FS
+	// cancelIO ends the network I/O proc waits for, if any.
+	cancelIO context.CancelFunc
+	fs       *shell.FS
 	// kind and ports describe the server proc runs, if any: ports are
 	// held in the sandbox's ports, and servers listen on the HTTP ones.
 	kind    serverKind
@@ -110,17 +114,18 @@ func (r *Runtime) CreateContainer(ctx context.Context, podSandboxID string, conf
 			config.Metadata.Name, config.Metadata.Attempt, other, cri.ErrAlreadyExists)
 	}
 	c := &container{
-		id:        newID(),
-		seq:       r.nextSeqLocked(),
-		sb:        sb,
-		config:    cloneContainerConfig(config),
-		nameKey:   key,
-		profile:   im.profile,
-		imageRef:  im.id,
-		state:     cri.ContainerCreated,
-		createdAt: r.clock.Now(),
-		exitedCh:  make(chan struct{}),
-		log:       containerLog{max: r.maxLogBytes},
+		id:         newID(),
+		seq:        r.nextSeqLocked(),
+		sb:         sb,
+		config:     cloneContainerConfig(config),
+		nameKey:    key,
+		profile:    im.profile,
+		imageRef:   im.id,
+		clusterNet: r.clusterNet,
+		state:      cri.ContainerCreated,
+		createdAt:  r.clock.Now(),
+		exitedCh:   make(chan struct{}),
+		log:        containerLog{max: r.maxLogBytes},
 	}
 	r.names[key] = c.id
 	r.containers[c.id] = c
@@ -178,7 +183,12 @@ func (c *container) resolve(argv []string) error {
 func (c *container) newProcess(argv []string, host shell.Host) *shell.Process {
 	program := path.Base(argv[0])
 	p := c.profile
+	var nw shell.Network
+	if c.clusterNet != nil {
+		nw = podNetwork{net: c.clusterNet, namespace: c.sb.config.Metadata.Namespace}
+	}
 	return shell.NewProcess(argv, shell.Config{
+		Network:    nw,
 		Env:        c.environ(),
 		Hostname:   c.sb.hostname,
 		IP:         c.sb.ipString(),
@@ -249,6 +259,8 @@ func (r *Runtime) resultLocked(c *container, res shell.Result, at time.Time) {
 		}
 	case shell.Serving:
 		r.serveLocked(c, res.Argv, at)
+	case shell.Waiting:
+		r.waitIOLocked(c, res.IO)
 	case shell.Exited:
 		r.exitLocked(c, exitWithCode(res.ExitCode, at))
 	}
@@ -262,6 +274,10 @@ func (r *Runtime) exitLocked(c *container, ex exit) {
 		return
 	}
 	r.cancelSleepLocked(c)
+	if c.cancelIO != nil {
+		c.cancelIO()
+		c.cancelIO = nil
+	}
 	c.proc = nil
 	if len(c.servers) == 0 {
 		r.finishLocked(c, ex)

@@ -43,7 +43,13 @@
 // elsewhere, httpd with "It works!", the echo images with the request and
 // the pod's name, namespace, IP and hostname; nginx and httpd write access
 // log lines to stdout. HostAddr maps a pod IP and port to the real
-// address and DialContext connects to it: what kube-proxy and probes use.
+// address and DialContext connects to it: what probes use. With
+// Options.ClusterNetwork (a cluster's DNS and Service proxy) servers
+// listen on their pod IP's host address instead, at the port they
+// declare (10.244.0.5:80 is served at 127.244.0.5:80), where the proxy
+// reaches them; scripts' wget, nc and nslookup resolve and connect
+// through it, their I/O running in a goroutine the runtime owns, without
+// its lock, until the script resumes.
 // Other servers hold their ports without listening: DialContext gives a
 // connection the server closes at once, which passes a TCP probe. The
 // containers of a sandbox share its ports: a second nginx in a pod fails

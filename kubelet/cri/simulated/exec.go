@@ -71,6 +71,13 @@ func (r *Runtime) ExecSync(ctx context.Context, containerID string, cmd []string
 		switch res.Kind {
 		case shell.Exited:
 			return out.result(res.ExitCode), nil
+		case shell.Waiting:
+			// The network I/O runs here, in the caller's goroutine,
+			// without the lock.
+			res.IO(ctx)
+			r.lock()
+			now = r.clock.Now()
+			continue
 		case shell.Serving:
 			out.Write(shell.Stderr, now, fmt.Sprintf("%s: bind: address already in use\n", res.Argv[0]))
 			return out.result(1), nil

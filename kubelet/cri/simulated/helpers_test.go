@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/minicp/minicp/clock/clocktest"
+	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/kubelet/cni"
 	"github.com/minicp/minicp/kubelet/cri"
 	"github.com/minicp/minicp/kubelet/cri/simulated"
@@ -44,13 +45,7 @@ func newHarness(t *testing.T, opts simulated.Options) *harness {
 	rt, err := simulated.New(opts)
 	require.NoError(t, err, "New")
 	h.rt = rt
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- rt.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		require.NoError(t, <-done, "Start")
-	})
+	clustertest.Start(t, rt)
 	return h
 }
 

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/netip"
 	"sync"
 	"time"
@@ -53,6 +54,31 @@ type Options struct {
 	// MaxLogBytes bounds each container's log; older lines are dropped.
 	// Defaults to DefaultMaxLogBytes.
 	MaxLogBytes int
+	// ClusterNetwork, when set, is the cluster network the containers
+	// live on: servers listen on their pod IP's host address
+	// (ClusterNetwork.ListenAddr) at their declared ports, and wget, nc
+	// and nslookup resolve and connect through it. Defaults to none:
+	// servers listen on free ports of 127.0.0.1, reached through
+	// DialContext only, and scripts have no network.
+	ClusterNetwork ClusterNetwork
+}
+
+// ClusterNetwork is the cluster network as the runtime's containers see
+// it: cluster DNS and the Service proxy. A cluster provides it; this
+// package cannot import them. Its methods must be safe for concurrent
+// use.
+type ClusterNetwork interface {
+	// DialContext connects to a cluster address (a ClusterIP, a pod IP)
+	// as a pod would.
+	DialContext(ctx context.Context, network, address string) (net.Conn, error)
+	// LookupHost resolves host through cluster DNS with the search path
+	// of a pod in namespace, returning the name that answered and its
+	// addresses.
+	LookupHost(ctx context.Context, namespace, host string) (name string, addrs []netip.Addr, err error)
+	// Nameserver is the nameserver of pods' resolv.conf.
+	Nameserver() netip.AddrPort
+	// ListenAddr is the host address where a pod with IP podIP serves.
+	ListenAddr(podIP netip.Addr) netip.Addr
 }
 
 // Runtime is an in-process container runtime: a cri.RuntimeService and
@@ -66,6 +92,7 @@ type Runtime struct {
 	pullDelay   func(string) time.Duration
 	pullError   func(string) error
 	maxLogBytes int
+	clusterNet  ClusterNetwork
 	// wakeups holds the sleeping containers, earliest first, and wakes
 	// Start's loop for the earliest. There is one timer per runtime, not
 	// one per container: a sleeping container is an entry in wakeups and
@@ -112,6 +139,7 @@ func New(opts Options) (*Runtime, error) {
 		pullDelay:   opts.PullDelay,
 		pullError:   opts.PullError,
 		maxLogBytes: opts.MaxLogBytes,
+		clusterNet:  opts.ClusterNetwork,
 		sandboxes:   map[string]*sandbox{},
 		sandboxByIP: map[netip.Addr]*sandbox{},
 		containers:  map[string]*container{},

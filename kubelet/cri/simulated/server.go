@@ -136,8 +136,27 @@ func (r *Runtime) listen(c *container, h http.Handler) {
 		servers []*httpServer
 		lerr    error
 	)
+	// With a cluster network a server listens where the pod IP is
+	// served on this host, at its own port, so the proxy (and anyone
+	// with the mapping) reaches it as a pod would; without one, on a
+	// free port of 127.0.0.1.
+	listenIP, anyPort := netip.MustParseAddr("127.0.0.1"), true
+	if r.clusterNet != nil && c.sb.ip.IsValid() {
+		listenIP, anyPort = r.clusterNet.ListenAddr(c.sb.ip), false
+	}
 	for _, port := range ports {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		bind := netip.AddrPortFrom(listenIP, 0)
+		if !anyPort {
+			bind = netip.AddrPortFrom(listenIP, uint16(port))
+		}
+		ln, err := net.Listen("tcp", bind.String())
+		if err != nil && !anyPort {
+			// The pod's address is taken on this host (another cluster
+			// in the process has the same pod IP): serve on a free port,
+			// reached through DialContext only, rather than fail the pod.
+			r.logger.Warn("cannot listen on the pod's address; using a free port", "addr", bind.String(), "err", err)
+			ln, err = net.Listen("tcp", "127.0.0.1:0")
+		}
 		if err != nil {
 			lerr = err
 			break

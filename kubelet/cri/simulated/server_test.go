@@ -1,7 +1,6 @@
 package simulated_test
 
 import (
-	"context"
 	"errors"
 	"io"
 	"net"
@@ -15,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/kubelet/cri"
 	"github.com/minicp/minicp/kubelet/cri/simulated"
 )
@@ -172,9 +172,7 @@ func TestServersCloseWhenTheRuntimeStops(t *testing.T) {
 	// A second runtime, to stop it here rather than in Cleanup.
 	rt, err := simulated.New(simulated.Options{Clock: h.clock})
 	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(h.ctx)
-	done := make(chan error, 1)
-	go func() { done <- rt.Start(ctx) }()
+	running := clustertest.Start(t, rt)
 	sb2, err := rt.RunPodSandbox(h.ctx, cri.PodSandboxConfig{Metadata: cri.PodSandboxMetadata{Name: "p", Namespace: "default"}})
 	require.NoError(t, err)
 	_, err = rt.PullImage(h.ctx, "nginx")
@@ -186,8 +184,7 @@ func TestServersCloseWhenTheRuntimeStops(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, strings.HasPrefix(st.Network.IP, "10.88."), "the default network is containerd's: %s", st.Network.IP)
 
-	cancel()
-	require.NoError(t, <-done)
+	running.Stop()
 	cst, err := rt.ContainerStatus(h.ctx, c2)
 	require.NoError(t, err)
 	assert.Equal(t, int32(137), cst.ExitCode, "killed by the shutdown")

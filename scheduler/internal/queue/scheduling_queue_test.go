@@ -12,13 +12,10 @@ import (
 
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	"github.com/minicp/minicp/clock/clocktest"
+	"github.com/minicp/minicp/cluster/clustertest"
 	st "github.com/minicp/minicp/scheduler/framework/frameworktest"
 	"github.com/minicp/minicp/scheduler/internal/queue"
 )
-
-// waitTimeout bounds every wait for the queue's timer loop; it reacts in
-// microseconds.
-const waitTimeout = 10 * time.Second
 
 func newFakeClock() *clocktest.Fake {
 	return clocktest.NewFake(time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC))
@@ -50,7 +47,7 @@ func run(t *testing.T, q *queue.PriorityQueue) {
 // pop pops with a deadline, failing the test if nothing comes.
 func pop(t *testing.T, q *queue.PriorityQueue) *queue.QueuedPodInfo {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 	pInfo, err := q.Pop(ctx)
 	require.NoError(t, err, "Pop")

@@ -1,9 +1,10 @@
-// Package webhooktest runs admission webhooks for tests: an HTTPS server
-// on 127.0.0.1 that decodes each AdmissionReview, hands its request to a
-// Go function and writes the function's response back, with a certificate
-// of its own to put in a configuration's caBundle. It is the webhook side
-// of apiserver/admission/webhook, as net/http/httptest is the server side
-// of net/http.
+// Package webhooktest runs webhooks for tests: an HTTPS server on
+// 127.0.0.1 that decodes each AdmissionReview (New) or ConversionReview
+// (NewConversion), hands its request to a Go function and writes the
+// function's response back, with a certificate of its own to put in a
+// configuration's caBundle. It is the webhook side of
+// apiserver/admission/webhook and of custom resource conversion, as
+// net/http/httptest is the server side of net/http.
 package webhooktest
 
 import (
@@ -28,6 +29,8 @@ import (
 	"time"
 
 	admissionv1 "github.com/minicp/minicp/api/admission/v1"
+	apiextensionsv1 "github.com/minicp/minicp/api/apiextensions/v1"
+	metav1 "github.com/minicp/minicp/api/meta/v1"
 )
 
 // ReviewFunc answers one admission request. ctx is the HTTP request's
@@ -58,8 +61,28 @@ type Server struct {
 // closed when the test ends, after the calls in flight return.
 func New(t testing.TB, fn ReviewFunc, dnsNames ...string) *Server {
 	t.Helper()
+	return serve(t, handler(fn), dnsNames)
+}
+
+// ConversionFunc answers one conversion request, as ReviewFunc does an
+// admission request: ctx ends when the API server gives up on the call.
+// The response's UID is filled with the request's when left empty, and
+// its result with Success when its status is empty; a nil response is
+// answered with 500.
+type ConversionFunc func(ctx context.Context, req *apiextensionsv1.ConversionRequest) *apiextensionsv1.ConversionResponse
+
+// NewConversion starts a conversion webhook serving fn, as New starts an
+// admission webhook.
+func NewConversion(t testing.TB, fn ConversionFunc, dnsNames ...string) *Server {
+	t.Helper()
+	return serve(t, conversionHandler(fn), dnsNames)
+}
+
+// serve serves h over TLS until the test ends.
+func serve(t testing.TB, h http.Handler, dnsNames []string) *Server {
+	t.Helper()
 	cert, certPEM := selfSigned(t, dnsNames)
-	srv := httptest.NewUnstartedServer(servedByMux(handler(fn)))
+	srv := httptest.NewUnstartedServer(servedByMux(h))
 	srv.TLS = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 	// Clients that give up mid-handshake are part of the tests (timeouts),
 	// not news.
@@ -87,23 +110,61 @@ func servedByMux(h http.Handler) http.Handler {
 }
 
 func handler(fn ReviewFunc) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var review admissionv1.AdmissionReview
-		if err := json.NewDecoder(r.Body).Decode(&review); err != nil || review.Request == nil {
-			http.Error(w, "webhooktest: the body is not an AdmissionReview with a request", http.StatusBadRequest)
-			return
+	return reviewHandler("an AdmissionReview", func(ctx context.Context, review *admissionv1.AdmissionReview) (any, bool) {
+		if review.Request == nil {
+			return nil, false
 		}
-		resp := fn(r.Context(), review.Request)
+		resp := fn(ctx, review.Request)
 		if resp == nil {
-			http.Error(w, "webhooktest: no response", http.StatusInternalServerError)
-			return
+			return nil, true
 		}
 		if resp.UID == "" {
 			resp.UID = review.Request.UID
 		}
-		out := admissionv1.AdmissionReview{TypeMeta: review.TypeMeta, Response: resp}
-		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(out)
+		return admissionv1.AdmissionReview{TypeMeta: review.TypeMeta, Response: resp}, true
+	})
+}
+
+func conversionHandler(fn ConversionFunc) http.Handler {
+	return reviewHandler("a ConversionReview", func(ctx context.Context, review *apiextensionsv1.ConversionReview) (any, bool) {
+		if review.Request == nil {
+			return nil, false
+		}
+		resp := fn(ctx, review.Request)
+		if resp == nil {
+			return nil, true
+		}
+		if resp.UID == "" {
+			resp.UID = review.Request.UID
+		}
+		if resp.Result.Status == "" {
+			resp.Result.Status = metav1.StatusSuccess
+		}
+		return apiextensionsv1.ConversionReview{TypeMeta: review.TypeMeta, Response: resp}, true
+	})
+}
+
+// reviewHandler decodes each request's body as a T (named kind in
+// errors) and writes back what answer returns: 400 when answer finds no
+// request in it, 500 when it has no answer.
+func reviewHandler[T any](kind string, answer func(ctx context.Context, review *T) (out any, hasRequest bool)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var review T
+		err := json.NewDecoder(r.Body).Decode(&review)
+		var out any
+		hasRequest := false
+		if err == nil {
+			out, hasRequest = answer(r.Context(), &review)
+		}
+		switch {
+		case !hasRequest:
+			http.Error(w, "webhooktest: the body is not "+kind+" with a request", http.StatusBadRequest)
+		case out == nil:
+			http.Error(w, "webhooktest: no response", http.StatusInternalServerError)
+		default:
+			w.Header().Set("Content-Type", "application/json")
+			_ = json.NewEncoder(w).Encode(out)
+		}
 	})
 }
 

@@ -7,6 +7,7 @@ const (
 	SystemMastersGroup     = "system:masters"
 	AuthenticatedGroup     = "system:authenticated"
 	UnauthenticatedGroup   = "system:unauthenticated"
+	MonitoringGroup        = "system:monitoring"
 	KubeSchedulerUser      = "system:kube-scheduler"
 	KubeControllerManager  = "system:kube-controller-manager"
 	KubeProxyUser          = "system:kube-proxy"
@@ -17,6 +18,7 @@ const (
 	publicInfoViewerRole   = "system:public-info-viewer"
 	basicUserRole          = "system:basic-user"
 	discoveryRole          = "system:discovery"
+	monitoringRole         = "system:monitoring"
 	kubeSchedulerRole      = "system:kube-scheduler"
 	kubeControllerMgrRole  = "system:kube-controller-manager"
 	clusterAdminRole       = "cluster-admin"
@@ -61,6 +63,16 @@ func ClusterRoles() []rbacv1.ClusterRole {
 			// anonymously.
 			ObjectMeta: objectMeta(publicInfoViewerRole),
 			Rules:      rules(rule("get").urls("/healthz", "/livez", "/readyz", "/version", "/version/")),
+		},
+		{
+			// system:monitoring reads the metrics and the health checks,
+			// each check on its own too: what a Prometheus scraping the
+			// API server needs.
+			ObjectMeta: objectMeta(monitoringRole),
+			Rules: rules(rule("get").urls(
+				"/metrics", "/metrics/slis", "/livez", "/readyz", "/healthz",
+				"/livez/*", "/readyz/*", "/healthz/*",
+			)),
 		},
 		{
 			// admin is a namespace's administrator: edit, plus roles and
@@ -205,6 +217,7 @@ func ClusterRoleBindings() []rbacv1.ClusterRoleBinding {
 		binding(clusterAdminRole, clusterAdminRole, group(SystemMastersGroup)),
 		binding(discoveryRole, discoveryRole, group(AuthenticatedGroup)),
 		binding(basicUserRole, basicUserRole, group(AuthenticatedGroup)),
+		binding(monitoringRole, monitoringRole, group(MonitoringGroup)),
 		binding(publicInfoViewerRole, publicInfoViewerRole, group(AuthenticatedGroup), group(UnauthenticatedGroup)),
 		binding(systemNodeProxierRole, systemNodeProxierRole, user(KubeProxyUser)),
 		binding(kubeControllerMgrRole, kubeControllerMgrRole, user(KubeControllerManager)),

@@ -49,6 +49,9 @@ func init() {
 		"read":     read,
 		"wait":     wait,
 		"kill":     kill,
+		"wget":     wget,
+		"nc":       nc,
+		"nslookup": nslookup,
 	}
 }
 

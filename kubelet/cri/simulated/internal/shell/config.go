@@ -1,6 +1,9 @@
 package shell
 
 import (
+	"context"
+	"net"
+	"net/netip"
 	"time"
 )
 
@@ -35,10 +38,31 @@ type Config struct {
 	FS *FS
 	// Host receives the output. Required.
 	Host Host
+	// Network is the cluster network, as the pod sees it: wget, nc and
+	// nslookup reach it through this interface only. Defaults to none:
+	// every name is a bad address.
+	Network Network
 	// Servers reports whether a command name (the base name of argv[0])
 	// is a server program of the image: running one makes the process
 	// serve until it is signalled. Defaults to none.
 	Servers func(name string) bool
+}
+
+// Network is how a process reaches the cluster: by the names cluster
+// DNS answers, at cluster addresses. The runtime gives one per pod; a
+// test gives a fake. Its methods block and must be safe for concurrent
+// use.
+type Network interface {
+	// DialContext connects to address (an IP and port), as
+	// net.Dialer.DialContext does.
+	DialContext(ctx context.Context, network, address string) (net.Conn, error)
+	// LookupHost resolves host through cluster DNS with the pod's search
+	// path, returning the name that answered (fully qualified) and its
+	// addresses. A name that does not exist is an error.
+	LookupHost(ctx context.Context, host string) (name string, addrs []netip.Addr, err error)
+	// Nameserver is the DNS server of the pod's resolv.conf, as
+	// nslookup shows it.
+	Nameserver() netip.AddrPort
 }
 
 // ResultKind says why Run returned.
@@ -53,6 +77,11 @@ const (
 	Serving
 	// Exited: the process ended with Result.ExitCode.
 	Exited
+	// Waiting: the process waits for network I/O. The caller runs
+	// Result.IO without holding anything the network may need (the
+	// runtime's lock: the other end may be a container of the same
+	// runtime), then calls Run again.
+	Waiting
 )
 
 // Result is what Run did.
@@ -64,4 +93,7 @@ type Result struct {
 	ExitCode int
 	// Argv is the server program a Serving process runs.
 	Argv []string
+	// IO is the I/O a Waiting process waits for. It returns when done or
+	// when ctx ends; Run must not be called while it runs.
+	IO func(ctx context.Context)
 }

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"context"
 	"fmt"
 	"path"
 	"slices"
@@ -49,11 +50,14 @@ type Process struct {
 	// direct container command): signals then go to that command.
 	execed         bool
 	exitAfterSleep bool
-	inExitTrap     bool
-	pendingExit    int
-	state          procState
-	exitCode       int
-	now            time.Time
+	// pendingIO is the outcome of the network command the process waits
+	// for: filled by Result.IO, applied when Run resumes.
+	pendingIO   *ioOutcome
+	inExitTrap  bool
+	pendingExit int
+	state       procState
+	exitCode    int
+	now         time.Time
 	// fds are where file descriptors 1 and 2 write (index 0 unused), and
 	// stdin what fd 0 reads, for the command that runs now.
 	fds   [3]sink
@@ -103,6 +107,7 @@ type control struct {
 	kind  controlKind
 	until time.Time
 	argv  []string
+	io    func(ctx context.Context)
 }
 
 type controlKind uint8
@@ -112,6 +117,7 @@ const (
 	ctlSleep
 	ctlServe
 	ctlExit
+	ctlWait
 )
 
 var next = control{kind: ctlNext}

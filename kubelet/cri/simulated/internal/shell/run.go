@@ -35,6 +35,10 @@ func (p *Process) Run(now time.Time) Result {
 		p.state, p.exitCode = stateExited, f.code
 		return Result{Kind: Exited, ExitCode: p.exitCode}
 	}
+	if o := p.pendingIO; o != nil {
+		p.pendingIO = nil
+		p.applyIO(o)
+	}
 	if p.exitAfterSleep {
 		p.exitAfterSleep = false
 		if p.exitWith(p.status) {
@@ -156,6 +160,8 @@ func (p *Process) Run(now time.Time) Result {
 				return Result{Kind: Sleeping, Until: ctl.until}
 			case ctlServe:
 				return Result{Kind: Serving, Argv: ctl.argv}
+			case ctlWait:
+				return Result{Kind: Waiting, IO: ctl.io}
 			case ctlExit:
 				if p.state == stateExited {
 					return Result{Kind: Exited, ExitCode: p.exitCode}
@@ -280,7 +286,7 @@ func (p *Process) run(argv []string, exec bool) control {
 			return ctl
 		case ctl.kind == ctlNext:
 			return p.exit(p.status)
-		case ctl.kind == ctlSleep:
+		case ctl.kind == ctlSleep, ctl.kind == ctlWait:
 			p.exitAfterSleep = true
 		}
 		return ctl

@@ -1,0 +1,264 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/minicp/minicp/apiserver"
+	"github.com/minicp/minicp/apiserver/audit"
+	"github.com/minicp/minicp/cluster"
+	"github.com/minicp/minicp/scheduler/config"
+)
+
+// upOptions are the flags of `minicp up`.
+type upOptions struct {
+	listen          string
+	kubeconfig      string
+	etcdServers     []string
+	dataDir         string
+	storagePrefix   string
+	tokenAuthFile   string
+	authzMode       string
+	schedulerConfig string
+	controllers     []string
+	nodes           int
+	logLevel        string
+	verbosity       int
+	auditLogPath    string
+	profiling       bool
+}
+
+// newUpCommand is `minicp up`.
+func newUpCommand() *cobra.Command {
+	o := &upOptions{}
+	cmd := &cobra.Command{
+		Use:   "up",
+		Short: "Start a cluster and run it until interrupted",
+		Long: `Start a cluster: an embedded etcd (or --etcd-servers), the API server on
+--listen, the controller-manager, and with --nodes > 0 the scheduler and
+that many simulated nodes. minicp writes an admin kubeconfig to
+--kubeconfig, prints where everything is, and then stays quiet (-v 2 shows
+the components' lifecycle, -v 4 every request and hop) until Ctrl-C stops
+it.
+
+The listen address is checked first: if it is taken, minicp says so and
+exits before starting anything.`,
+		Example: `  minicp up
+  minicp up --nodes 3 --listen 127.0.0.1:7443 --kubeconfig /tmp/minicp.kubeconfig
+  minicp up --audit-log-path - -v 2
+  minicp up --etcd-servers http://10.0.0.1:2379,http://10.0.0.2:2379 --storage-prefix /team-a`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return o.run(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), cmd.Flags().Changed("log-level"))
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.listen, "listen", "127.0.0.1:6443", "The address the API server listens on (host:port; port 0 picks a free one).")
+	f.StringVar(&o.kubeconfig, "kubeconfig", filepath.Join(".minicp", "kubeconfig"), "Where to write the admin kubeconfig.")
+	f.StringSliceVar(&o.etcdServers, "etcd-servers", nil, "External etcd endpoints, comma separated. Empty runs an embedded etcd.")
+	f.StringVar(&o.dataDir, "data-dir", "", "Keep the cluster across restarts: the embedded etcd's data in DIR/etcd, the CA and the admin token in DIR/pki, so kubeconfigs keep working. Empty uses a temporary directory removed on stop.")
+	f.StringVar(&o.storagePrefix, "storage-prefix", "/registry", "The etcd key prefix of this cluster: clusters sharing one etcd use distinct prefixes.")
+	f.StringVar(&o.tokenAuthFile, "token-auth-file", "", `A CSV file of extra users, as kube-apiserver's: one token,user,uid,"group1,group2" per line.`)
+	f.StringVar(&o.authzMode, "authorization-mode", "AllowAuthenticated", "Who may do what: AllowAuthenticated (any authenticated user may do anything) or RBAC (system:masters, such as the admin, may do anything; everyone else what Roles and ClusterRoles grant).")
+	f.StringVar(&o.schedulerConfig, "scheduler-config", "", "A KubeSchedulerConfiguration file enabling plugins and setting weights. Empty runs the default profile.")
+	f.StringSliceVar(&o.controllers, "controllers", []string{"*"}, "The controllers to run, as kube-controller-manager's flag: '*' is all, 'foo' enables and '-foo' disables one; '' runs none.")
+	f.IntVar(&o.nodes, "nodes", 1, "How many simulated nodes (kubelets) to run; 0 runs no scheduler and no node.")
+	f.StringVar(&o.auditLogPath, "audit-log-path", "", "Write one JSON audit.k8s.io/v1 Event per request to this file (appended to), or to stdout for '-'. Empty logs them at debug level (-v 4).")
+	f.IntVarP(&o.verbosity, "v", "v", 0, "Log verbosity: 0 shows warnings and errors, 2 also the components' lifecycle, 4 also every request and hop.")
+	f.StringVar(&o.logLevel, "log-level", "", "The log level, debug, info, warn or error; overrides -v.")
+	f.BoolVar(&o.profiling, "profiling", true, "Serve Go's profiles at /debug/pprof/ (to authorized users, as /metrics).")
+	return cmd
+}
+
+// level is the log level: --log-level when given, else -v's, mapped as
+// Kubernetes components map klog's verbosity to what they show: 0 only
+// warnings and errors, 1 to 3 also Info (the components' lifecycle:
+// starting, synced, stopping), 4 and more also Debug (every request's
+// audit record and every hop).
+func (o *upOptions) level(logLevelSet bool) (slog.Level, error) {
+	if logLevelSet {
+		var l slog.Level
+		if err := l.UnmarshalText([]byte(o.logLevel)); err != nil {
+			return 0, fmt.Errorf("--log-level: %w", err)
+		}
+		return l, nil
+	}
+	switch {
+	case o.verbosity >= 4:
+		return slog.LevelDebug, nil
+	case o.verbosity >= 1:
+		return slog.LevelInfo, nil
+	}
+	return slog.LevelWarn, nil
+}
+
+// run starts the cluster and blocks until ctx is done. Everything that
+// can fail on a flag's value (log level, scheduler config, audit log,
+// listen address) fails before etcd starts.
+func (o *upOptions) run(ctx context.Context, stdout, stderr io.Writer, logLevelSet bool) error {
+	level, err := o.level(logLevelSet)
+	if err != nil {
+		return err
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	opts := cluster.Options{
+		EtcdServers:       o.etcdServers,
+		EtcdDataDir:       o.etcdDataDir(),
+		PKIDir:            o.pkiDir(),
+		StoragePrefix:     o.storagePrefix,
+		TokenAuthFile:     o.tokenAuthFile,
+		AuthorizationMode: o.authzMode,
+		Nodes:             o.nodes,
+		Controllers:       o.controllers,
+		DisableProfiling:  !o.profiling,
+		Logger:            logger,
+	}
+	if opts.Controllers == nil {
+		// --controllers '' is an empty, non-nil list: no controller-manager.
+		opts.Controllers = []string{}
+	}
+	if o.schedulerConfig != "" {
+		if opts.SchedulerConfig, err = config.Load(o.schedulerConfig); err != nil {
+			return fmt.Errorf("--scheduler-config: %w", err)
+		}
+	}
+	if o.auditLogPath != "" {
+		w, closeLog, err := openAuditLog(o.auditLogPath, stdout)
+		if err != nil {
+			return err
+		}
+		defer closeLog()
+		opts.AuditSink = audit.NewWriterSink(w)
+	}
+	kubeconfig, err := filepath.Abs(o.kubeconfig)
+	if err != nil {
+		return fmt.Errorf("--kubeconfig: %w", err)
+	}
+	if opts.Listener, err = net.Listen("tcp", o.listen); err != nil {
+		return listenError(o.listen, err)
+	}
+	c, err := cluster.New(opts)
+	if err != nil {
+		opts.Listener.Close()
+		return err
+	}
+	errCh := make(chan error, 1)
+	go func() { errCh <- c.Start(ctx) }()
+	select {
+	case err := <-errCh:
+		return err
+	case <-c.Ready():
+	}
+	if err := c.WriteKubeconfig(kubeconfig); err != nil {
+		return err
+	}
+	o.printBanner(stdout, c.URL(), kubeconfig)
+	err = <-errCh
+	fmt.Fprintln(stdout, "minicp stopped")
+	return err
+}
+
+// openAuditLog opens the audit log for appending, creating it and its
+// directory (readable by the owner only: it names every user), or
+// returns stdout for "-". The returned func closes what it opened.
+func openAuditLog(path string, stdout io.Writer) (io.Writer, func(), error) {
+	if path == "-" {
+		return stdout, func() {}, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, nil, fmt.Errorf("--audit-log-path: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--audit-log-path: %w", err)
+	}
+	return f, func() { f.Close() }, nil
+}
+
+// listenError says in one line why the API server cannot listen on addr,
+// and what to do when the address is taken.
+func listenError(addr string, err error) error {
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return fmt.Errorf("cannot listen on %s: address already in use (is another minicp or API server running? choose another address with --listen)", addr)
+	}
+	var opErr *net.OpError
+	if errors.As(err, &opErr) && opErr.Err != nil {
+		err = opErr.Err
+	}
+	return fmt.Errorf("cannot listen on %s: %w (see --listen)", addr, err)
+}
+
+// printBanner tells the user where everything is and how to use it: the
+// few lines `minicp up` prints at the default verbosity.
+func (o *upOptions) printBanner(w io.Writer, url, kubeconfig string) {
+	fmt.Fprintf(w, "minicp is running, serving Kubernetes %s\n\n", apiserver.Version.GitVersion)
+	fmt.Fprintf(w, "  API server:  %s\n", url)
+	fmt.Fprintf(w, "  kubeconfig:  %s\n", kubeconfig)
+	fmt.Fprintf(w, "  nodes:       %s\n", o.nodesSummary())
+	fmt.Fprintf(w, "  etcd:        %s\n", o.etcdSummary())
+	switch o.auditLogPath {
+	case "":
+	case "-":
+		fmt.Fprintf(w, "  audit log:   stdout\n")
+	default:
+		fmt.Fprintf(w, "  audit log:   %s\n", o.auditLogPath)
+	}
+	fmt.Fprintf(w, "\n  export KUBECONFIG=%s\n  kubectl get nodes\n\n", kubeconfig)
+	fmt.Fprintln(w, "Press Ctrl-C to stop.")
+}
+
+// nodesSummary names the simulated nodes.
+func (o *upOptions) nodesSummary() string {
+	switch o.nodes {
+	case 0:
+		return "none (no scheduler: pods stay Pending)"
+	case 1:
+		return "1 (" + cluster.NodeName(0) + ")"
+	case 2:
+		return "2 (" + cluster.NodeName(0) + ", " + cluster.NodeName(1) + ")"
+	}
+	return fmt.Sprintf("%d (%s ... %s)", o.nodes, cluster.NodeName(0), cluster.NodeName(o.nodes-1))
+}
+
+// etcdSummary says which etcd the cluster stores in, and where.
+func (o *upOptions) etcdSummary() string {
+	prefix := "key prefix " + o.storagePrefix
+	switch {
+	case len(o.etcdServers) > 0:
+		return "external, " + strings.Join(o.etcdServers, ",") + ", " + prefix
+	case o.dataDir != "":
+		dir, err := filepath.Abs(o.etcdDataDir())
+		if err != nil {
+			dir = o.etcdDataDir()
+		}
+		return "embedded, data in " + dir + " (kept)"
+	}
+	return "embedded, data in a temporary directory (removed on stop)"
+}
+
+// etcdDataDir is where --data-dir keeps the embedded etcd's data.
+func (o *upOptions) etcdDataDir() string {
+	if o.dataDir == "" {
+		return ""
+	}
+	return filepath.Join(o.dataDir, "etcd")
+}
+
+// pkiDir is where --data-dir keeps the CA and the admin token, beside
+// etcd's data as kubeadm keeps /etc/kubernetes/pki beside /var/lib/etcd.
+func (o *upOptions) pkiDir() string {
+	if o.dataDir == "" {
+		return ""
+	}
+	return filepath.Join(o.dataDir, "pki")
+}
