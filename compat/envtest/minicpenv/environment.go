@@ -108,8 +108,9 @@ type Environment struct {
 	Controllers []string
 
 	// Nodes is how many simulated nodes (kubelets) run; with at least
-	// one, the scheduler runs too, so pods are scheduled and "run".
-	// Defaults to 0, as envtest.
+	// one, the scheduler, kube-proxy and cluster DNS run too, so pods
+	// are scheduled, "run" and serve through their Services. Defaults
+	// to 0, as envtest.
 	Nodes int
 
 	// Users are provisioned besides the admin, each with a bearer token
@@ -258,7 +259,11 @@ func (te *Environment) startCluster() (*runningCluster, error) {
 	return startCluster(cluster.Options{
 		Controllers: controllers,
 		Nodes:       te.Nodes,
-		Logger:      logger,
+		// Without nodes no pod serves anything, and envtest's
+		// kube-apiserver has no kube-proxy, DNS or kube-dns Service
+		// (suites count the Services they list).
+		DisableServiceNetwork: te.Nodes == 0,
+		Logger:                logger,
 	}, te.Users, startTimeout)
 }
 
