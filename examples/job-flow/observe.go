@@ -14,6 +14,7 @@ import (
 	"github.com/minicp/minicp/api/watch"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock"
+	"github.com/minicp/minicp/wait"
 )
 
 // step is one of the Job flow's seven steps, seen happen. Its time is the
@@ -35,6 +36,9 @@ type observer struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 	once   sync.Once
+
+	// changed is notified after every event the observer handles.
+	changed wait.Broadcast
 
 	// mu guards the fields below.
 	mu    sync.Mutex
@@ -94,6 +98,7 @@ func (o *observer) loop(ctx context.Context, jobs, pods watch.Interface) {
 			if job, ok := ev.Object.(*batchv1.Job); ok {
 				o.job(job)
 			}
+			o.changed.Notify()
 		case ev, ok := <-pods.ResultChan():
 			if !ok {
 				return
@@ -101,9 +106,21 @@ func (o *observer) loop(ctx context.Context, jobs, pods watch.Interface) {
 			if pod, ok := ev.Object.(*corev1.Pod); ok {
 				o.pod(pod)
 			}
+			o.changed.Notify()
 		case <-ctx.Done():
 			return
 		}
+	}
+}
+
+// waitChange blocks until the observer handles its next event, for at
+// most d of real time (nothing may be on its way), or ctx ends.
+func (o *observer) waitChange(ctx context.Context, d time.Duration) {
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	select {
+	case <-o.changed.Wait():
+	case <-ctx.Done():
 	}
 }
 
