@@ -7,6 +7,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -18,6 +19,8 @@ import (
 	"github.com/minicp/minicp/apiserver/authz/rbac/bootstrappolicy"
 	"github.com/minicp/minicp/apiserver/registry"
 	"github.com/minicp/minicp/apiserver/request"
+	"github.com/minicp/minicp/storage"
+	clientv3 "go.etcd.io/etcd/client/v3"
 )
 
 // loopbackUser is who the server writes its own objects as: in
@@ -38,6 +41,9 @@ func (s *Server) runBootstrapPolicy(ctx context.Context) {
 	for {
 		err := s.EnsureBootstrapPolicy(ctx)
 		if err == nil {
+			err = s.waitPolicyCached(ctx)
+		}
+		if err == nil {
 			close(s.policyReadyCh)
 			return
 		}
@@ -50,6 +56,32 @@ func (s *Server) runBootstrapPolicy(ctx context.Context) {
 		case <-t.C():
 		}
 	}
+}
+
+// waitPolicyCached blocks until the watch caches the RBAC authorizer reads
+// hold what EnsureBootstrapPolicy wrote: readiness promises that the
+// default roles and bindings authorize, and a cache a moment behind etcd
+// would deny the first requests (system:monitoring reading /metrics).
+func (s *Server) waitPolicyCached(ctx context.Context) error {
+	resp, err := s.etcd.Get(ctx, s.prefix+"/health", clientv3.WithCountOnly())
+	if err != nil {
+		return fmt.Errorf("read etcd's revision: %w", err)
+	}
+	rv := strconv.FormatInt(resp.Header.Revision, 10)
+	for _, gvr := range []runtime.GroupVersionResource{gvrClusterRoles, gvrClusterRoleBindings} {
+		store, err := s.storeOf(gvr)
+		if err != nil {
+			return err
+		}
+		// A list no older than the revision is served by the watch cache
+		// once it has reached it (from etcd without a cache).
+		if _, err := store.Storage.GetList(ctx, store.KeyRoot(), storage.ListOptions{
+			ResourceVersion: rv, ResourceVersionMatch: storage.ResourceVersionMatchNotOlderThan, Recursive: true,
+		}); err != nil {
+			return fmt.Errorf("wait for the %s cache: %w", gvr.Resource, err)
+		}
+	}
+	return nil
 }
 
 // checkBootstrapPolicy is the /readyz check of the default policy
