@@ -8,7 +8,6 @@ import (
 	"github.com/minicp/minicp/api/apierrors"
 	authenticationv1 "github.com/minicp/minicp/api/authentication/v1"
 	authorizationv1 "github.com/minicp/minicp/api/authorization/v1"
-	"github.com/minicp/minicp/api/fields"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	rbacv1 "github.com/minicp/minicp/api/rbac/v1"
 	"github.com/minicp/minicp/api/runtime"
@@ -245,14 +244,9 @@ func (s *Server) createSelfSubjectReview(ctx context.Context, _ string, _ runtim
 // verb is create, which their CreateOverride serves, so the strategy is
 // never asked anything; it exists because every installed resource has
 // one.
-type reviewStrategy struct{}
+type reviewStrategy struct{ registry.DefaultStrategy }
 
-func (reviewStrategy) PrepareForCreate(context.Context, runtime.Object)                 {}
-func (reviewStrategy) PrepareForUpdate(context.Context, runtime.Object, runtime.Object) {}
-func (reviewStrategy) Validate(context.Context, runtime.Object) apierrors.FieldErrors   { return nil }
+func (reviewStrategy) Validate(context.Context, runtime.Object) apierrors.FieldErrors { return nil }
 func (reviewStrategy) ValidateUpdate(context.Context, runtime.Object, runtime.Object) apierrors.FieldErrors {
 	return nil
 }
-func (reviewStrategy) AllowCreateOnUpdate() bool                  { return false }
-func (reviewStrategy) AllowUnconditionalUpdate() bool             { return false }
-func (reviewStrategy) SelectableFields(runtime.Object) fields.Set { return nil }

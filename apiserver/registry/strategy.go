@@ -34,6 +34,34 @@ type Strategy interface {
 	SelectableFields(obj runtime.Object) fields.Set
 }
 
+// DefaultStrategy is the part of a Strategy most kinds share: the server
+// owns no field to reset on create or update, PUT may not create a missing
+// object, PUT without a resourceVersion overwrites (kubectl replace does),
+// and only metadata.name and metadata.namespace are selectable. A kind's
+// strategy embeds it and declares what differs; Validate and
+// ValidateUpdate are not here, so no kind goes unvalidated by omission.
+//
+// Upstream: k8s.io/apiserver/pkg/registry/rest, where each kind's
+// strategy writes these methods out.
+type DefaultStrategy struct{}
+
+// PrepareForCreate implements Strategy: nothing to reset.
+func (DefaultStrategy) PrepareForCreate(context.Context, runtime.Object) {}
+
+// PrepareForUpdate implements Strategy: nothing to keep from old.
+func (DefaultStrategy) PrepareForUpdate(context.Context, runtime.Object, runtime.Object) {}
+
+// AllowCreateOnUpdate implements Strategy: PUT of a missing object is 404.
+func (DefaultStrategy) AllowCreateOnUpdate() bool { return false }
+
+// AllowUnconditionalUpdate implements Strategy: PUT without a
+// resourceVersion overwrites what is stored.
+func (DefaultStrategy) AllowUnconditionalUpdate() bool { return true }
+
+// SelectableFields implements Strategy: only the metadata fields, which
+// the Store adds.
+func (DefaultStrategy) SelectableFields(runtime.Object) fields.Set { return nil }
+
 // GenerationStrategy is an optional Strategy capability, checked in
 // Store.Create and Store.Update: kinds whose metadata.generation counts
 // the changes to their desired state, for a controller to report back as

@@ -6,11 +6,11 @@ import (
 
 	admissionregistrationv1 "github.com/minicp/minicp/api/admissionregistration/v1"
 	"github.com/minicp/minicp/api/apierrors"
-	"github.com/minicp/minicp/api/fields"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/api/validation"
 	"github.com/minicp/minicp/apiserver/printers"
+	"github.com/minicp/minicp/apiserver/registry"
 )
 
 // MutatingWebhookConfigurationStrategy is the rules of the
@@ -21,7 +21,7 @@ import (
 // webhooks change.
 //
 // Upstream: k8s.io/kubernetes/pkg/registry/admissionregistration/mutatingwebhookconfiguration (strategy).
-type MutatingWebhookConfigurationStrategy struct{}
+type MutatingWebhookConfigurationStrategy struct{ registry.DefaultStrategy }
 
 // PrepareForCreate implements registry.Strategy.
 func (MutatingWebhookConfigurationStrategy) PrepareForCreate(_ context.Context, obj runtime.Object) {
@@ -44,9 +44,6 @@ func (MutatingWebhookConfigurationStrategy) ValidateUpdate(_ context.Context, ob
 		obj.(*admissionregistrationv1.MutatingWebhookConfiguration), old.(*admissionregistrationv1.MutatingWebhookConfiguration))
 }
 
-// AllowCreateOnUpdate implements registry.Strategy.
-func (MutatingWebhookConfigurationStrategy) AllowCreateOnUpdate() bool { return false }
-
 // AllowUnconditionalUpdate implements registry.Strategy.
 func (MutatingWebhookConfigurationStrategy) AllowUnconditionalUpdate() bool { return false }
 
@@ -54,15 +51,12 @@ func (MutatingWebhookConfigurationStrategy) AllowUnconditionalUpdate() bool { re
 // webhooks bumps it.
 func (MutatingWebhookConfigurationStrategy) TracksGeneration() bool { return true }
 
-// SelectableFields implements registry.Strategy: only the metadata fields.
-func (MutatingWebhookConfigurationStrategy) SelectableFields(runtime.Object) fields.Set { return nil }
-
 // ValidatingWebhookConfigurationStrategy is the rules of the
 // validatingwebhookconfigurations resource, those of
 // MutatingWebhookConfigurationStrategy.
 //
 // Upstream: k8s.io/kubernetes/pkg/registry/admissionregistration/validatingwebhookconfiguration (strategy).
-type ValidatingWebhookConfigurationStrategy struct{}
+type ValidatingWebhookConfigurationStrategy struct{ registry.DefaultStrategy }
 
 // PrepareForCreate implements registry.Strategy.
 func (ValidatingWebhookConfigurationStrategy) PrepareForCreate(_ context.Context, obj runtime.Object) {
@@ -85,18 +79,12 @@ func (ValidatingWebhookConfigurationStrategy) ValidateUpdate(_ context.Context, 
 		obj.(*admissionregistrationv1.ValidatingWebhookConfiguration), old.(*admissionregistrationv1.ValidatingWebhookConfiguration))
 }
 
-// AllowCreateOnUpdate implements registry.Strategy.
-func (ValidatingWebhookConfigurationStrategy) AllowCreateOnUpdate() bool { return false }
-
 // AllowUnconditionalUpdate implements registry.Strategy.
 func (ValidatingWebhookConfigurationStrategy) AllowUnconditionalUpdate() bool { return false }
 
 // TracksGeneration implements registry.GenerationStrategy: a change of
 // webhooks bumps it.
 func (ValidatingWebhookConfigurationStrategy) TracksGeneration() bool { return true }
-
-// SelectableFields implements registry.Strategy: only the metadata fields.
-func (ValidatingWebhookConfigurationStrategy) SelectableFields(runtime.Object) fields.Set { return nil }
 
 // webhooksColumn is upstream's column, an integer: the number of webhooks.
 var webhooksColumn = metav1.TableColumnDefinition{Name: "Webhooks", Type: "integer",

@@ -7,7 +7,6 @@ import (
 	"github.com/minicp/minicp/api/apierrors"
 	apiextensionsv1 "github.com/minicp/minicp/api/apiextensions/v1"
 	"github.com/minicp/minicp/api/apiextensions/v1/validation"
-	"github.com/minicp/minicp/api/fields"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/apiserver/registry"
@@ -16,6 +15,7 @@ import (
 
 // Strategy is the rules of the customresourcedefinitions resource.
 type Strategy struct {
+	registry.DefaultStrategy
 	// Clock stamps the Terminating condition a delete sets.
 	Clock clock.Clock
 }
@@ -62,18 +62,12 @@ func (Strategy) ValidateUpdate(_ context.Context, obj, old runtime.Object) apier
 	return validation.ValidateCustomResourceDefinitionUpdate(obj.(*apiextensionsv1.CustomResourceDefinition), old.(*apiextensionsv1.CustomResourceDefinition))
 }
 
-// AllowCreateOnUpdate implements registry.Strategy.
-func (Strategy) AllowCreateOnUpdate() bool { return false }
-
 // AllowUnconditionalUpdate implements registry.Strategy.
 func (Strategy) AllowUnconditionalUpdate() bool { return false }
 
 // TracksGeneration implements registry.GenerationStrategy: a CRD's
 // conditions carry observedGeneration.
 func (Strategy) TracksGeneration() bool { return true }
-
-// SelectableFields implements registry.Strategy: only the metadata fields.
-func (Strategy) SelectableFields(runtime.Object) fields.Set { return nil }
 
 // PrepareForDelete implements registry.FinalizingDeleteStrategy: a CRD
 // is not removed while objects of its resource exist. A delete adds the

@@ -9,7 +9,6 @@ import (
 
 	"github.com/minicp/minicp/api/apierrors"
 	appsv1 "github.com/minicp/minicp/api/apps/v1"
-	"github.com/minicp/minicp/api/fields"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/api/validation"
@@ -21,7 +20,7 @@ import (
 // the client's and the status the deployment controller's.
 //
 // Upstream: k8s.io/kubernetes/pkg/registry/apps/deployment (deploymentStrategy).
-type DeploymentStrategy struct{}
+type DeploymentStrategy struct{ registry.DefaultStrategy }
 
 // PrepareForCreate implements registry.Strategy: a new Deployment has no
 // status.
@@ -52,18 +51,9 @@ func (DeploymentStrategy) ValidateUpdate(_ context.Context, obj, old runtime.Obj
 	return validation.ValidateDeploymentUpdate(obj.(*appsv1.Deployment), old.(*appsv1.Deployment))
 }
 
-// AllowCreateOnUpdate implements registry.Strategy.
-func (DeploymentStrategy) AllowCreateOnUpdate() bool { return false }
-
-// AllowUnconditionalUpdate implements registry.Strategy.
-func (DeploymentStrategy) AllowUnconditionalUpdate() bool { return true }
-
 // TracksGeneration implements registry.GenerationStrategy: the deployment
 // controller reports it as status.observedGeneration.
 func (DeploymentStrategy) TracksGeneration() bool { return true }
-
-// SelectableFields implements registry.Strategy: only the metadata fields.
-func (DeploymentStrategy) SelectableFields(runtime.Object) fields.Set { return nil }
 
 // DeploymentStatusStrategy is the rules of deployments/status: only status
 // changes (labels neither, as upstream).

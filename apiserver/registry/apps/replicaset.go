@@ -20,7 +20,7 @@ import (
 // replicaset controller's.
 //
 // Upstream: k8s.io/kubernetes/pkg/registry/apps/replicaset (rsStrategy).
-type ReplicaSetStrategy struct{}
+type ReplicaSetStrategy struct{ registry.DefaultStrategy }
 
 // PrepareForCreate implements registry.Strategy: a new ReplicaSet has no
 // status.
@@ -43,12 +43,6 @@ func (ReplicaSetStrategy) Validate(_ context.Context, obj runtime.Object) apierr
 func (ReplicaSetStrategy) ValidateUpdate(_ context.Context, obj, old runtime.Object) apierrors.FieldErrors {
 	return validation.ValidateReplicaSetUpdate(obj.(*appsv1.ReplicaSet), old.(*appsv1.ReplicaSet))
 }
-
-// AllowCreateOnUpdate implements registry.Strategy.
-func (ReplicaSetStrategy) AllowCreateOnUpdate() bool { return false }
-
-// AllowUnconditionalUpdate implements registry.Strategy.
-func (ReplicaSetStrategy) AllowUnconditionalUpdate() bool { return true }
 
 // TracksGeneration implements registry.GenerationStrategy: the replicaset
 // controller reports it as status.observedGeneration.

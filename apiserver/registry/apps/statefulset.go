@@ -7,7 +7,6 @@ import (
 
 	"github.com/minicp/minicp/api/apierrors"
 	appsv1 "github.com/minicp/minicp/api/apps/v1"
-	"github.com/minicp/minicp/api/fields"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/api/validation"
@@ -20,7 +19,7 @@ import (
 // runs none: the status is whatever a client writes to /status).
 //
 // Upstream: k8s.io/kubernetes/pkg/registry/apps/statefulset (statefulSetStrategy).
-type StatefulSetStrategy struct{}
+type StatefulSetStrategy struct{ registry.DefaultStrategy }
 
 // PrepareForCreate implements registry.Strategy: a new StatefulSet has no
 // status.
@@ -44,19 +43,9 @@ func (StatefulSetStrategy) ValidateUpdate(_ context.Context, obj, old runtime.Ob
 	return validation.ValidateStatefulSetUpdate(obj.(*appsv1.StatefulSet), old.(*appsv1.StatefulSet))
 }
 
-// AllowCreateOnUpdate implements registry.Strategy.
-func (StatefulSetStrategy) AllowCreateOnUpdate() bool { return false }
-
-// AllowUnconditionalUpdate implements registry.Strategy.
-func (StatefulSetStrategy) AllowUnconditionalUpdate() bool { return true }
-
 // TracksGeneration implements registry.GenerationStrategy: the
 // statefulset controller reports it as status.observedGeneration.
 func (StatefulSetStrategy) TracksGeneration() bool { return true }
-
-// SelectableFields implements registry.Strategy: only the name and
-// namespace, as upstream.
-func (StatefulSetStrategy) SelectableFields(runtime.Object) fields.Set { return nil }
 
 // StatefulSetStatusStrategy is the rules of statefulsets/status: only
 // status changes.

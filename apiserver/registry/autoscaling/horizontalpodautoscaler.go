@@ -8,9 +8,9 @@ import (
 	"github.com/minicp/minicp/api/apierrors"
 	autoscalingv1 "github.com/minicp/minicp/api/autoscaling/v1"
 	autoscalingv2 "github.com/minicp/minicp/api/autoscaling/v2"
-	"github.com/minicp/minicp/api/fields"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/api/validation"
+	"github.com/minicp/minicp/apiserver/registry"
 	"github.com/minicp/minicp/storage"
 )
 
@@ -24,7 +24,7 @@ import (
 // There is no generation: upstream's strategy keeps none.
 //
 // Upstream: k8s.io/kubernetes/pkg/registry/autoscaling/horizontalpodautoscaler (autoscalerStrategy).
-type HorizontalPodAutoscalerStrategy struct{}
+type HorizontalPodAutoscalerStrategy struct{ registry.DefaultStrategy }
 
 // statusAnnotations and specAnnotations are the round-trip annotations of
 // a v1 object that belong to its status and to its spec.
@@ -67,16 +67,6 @@ func (HorizontalPodAutoscalerStrategy) Validate(_ context.Context, obj runtime.O
 func (HorizontalPodAutoscalerStrategy) ValidateUpdate(_ context.Context, obj, old runtime.Object) apierrors.FieldErrors {
 	return validation.ValidateHorizontalPodAutoscalerUpdate(toV2(obj), toV2(old))
 }
-
-// AllowCreateOnUpdate implements registry.Strategy.
-func (HorizontalPodAutoscalerStrategy) AllowCreateOnUpdate() bool { return false }
-
-// AllowUnconditionalUpdate implements registry.Strategy.
-func (HorizontalPodAutoscalerStrategy) AllowUnconditionalUpdate() bool { return true }
-
-// SelectableFields implements registry.Strategy: only the name and
-// namespace, as upstream.
-func (HorizontalPodAutoscalerStrategy) SelectableFields(runtime.Object) fields.Set { return nil }
 
 // HorizontalPodAutoscalerStatusStrategy is the rules of
 // horizontalpodautoscalers/status: only status changes.

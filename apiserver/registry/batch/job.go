@@ -15,6 +15,7 @@ import (
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/api/validation"
 	"github.com/minicp/minicp/apiserver/printers"
+	"github.com/minicp/minicp/apiserver/registry"
 )
 
 // JobStrategy is the rules of the jobs resource: the API server generates
@@ -22,7 +23,7 @@ import (
 // job controller's.
 //
 // Upstream: k8s.io/kubernetes/pkg/registry/batch/job (jobStrategy).
-type JobStrategy struct{}
+type JobStrategy struct{ registry.DefaultStrategy }
 
 // PrepareForCreate implements registry.Strategy: a new Job has no status
 // and, unless spec.manualSelector is true, a generated selector on its uid
@@ -88,12 +89,6 @@ func (JobStrategy) Validate(_ context.Context, obj runtime.Object) apierrors.Fie
 func (JobStrategy) ValidateUpdate(_ context.Context, obj, old runtime.Object) apierrors.FieldErrors {
 	return validation.ValidateJobUpdate(obj.(*batchv1.Job), old.(*batchv1.Job))
 }
-
-// AllowCreateOnUpdate implements registry.Strategy.
-func (JobStrategy) AllowCreateOnUpdate() bool { return false }
-
-// AllowUnconditionalUpdate implements registry.Strategy.
-func (JobStrategy) AllowUnconditionalUpdate() bool { return true }
 
 // TracksGeneration implements registry.GenerationStrategy: as upstream's
 // job strategy.

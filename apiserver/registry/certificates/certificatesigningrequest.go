@@ -10,6 +10,7 @@ import (
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/api/validation"
+	"github.com/minicp/minicp/apiserver/registry"
 	"github.com/minicp/minicp/apiserver/request"
 	"github.com/minicp/minicp/clock"
 )
@@ -21,7 +22,7 @@ import (
 // only: spec and status are kept as stored.
 //
 // Upstream: k8s.io/kubernetes/pkg/registry/certificates/certificates (csrStrategy).
-type Strategy struct{}
+type Strategy struct{ registry.DefaultStrategy }
 
 // PrepareForCreate implements registry.Strategy.
 func (Strategy) PrepareForCreate(ctx context.Context, obj runtime.Object) {
@@ -49,12 +50,6 @@ func (Strategy) Validate(_ context.Context, obj runtime.Object) apierrors.FieldE
 func (Strategy) ValidateUpdate(_ context.Context, obj, old runtime.Object) apierrors.FieldErrors {
 	return validation.ValidateCertificateSigningRequestUpdate(obj.(*certificatesv1.CertificateSigningRequest), old.(*certificatesv1.CertificateSigningRequest))
 }
-
-// AllowCreateOnUpdate implements registry.Strategy.
-func (Strategy) AllowCreateOnUpdate() bool { return false }
-
-// AllowUnconditionalUpdate implements registry.Strategy.
-func (Strategy) AllowUnconditionalUpdate() bool { return true }
 
 // SelectableFields implements registry.Strategy with spec.signerName, so
 // a signer can watch only its own requests, as upstream.

@@ -10,22 +10,16 @@ import (
 
 	"github.com/minicp/minicp/api/apierrors"
 	coordinationv1 "github.com/minicp/minicp/api/coordination/v1"
-	"github.com/minicp/minicp/api/fields"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/api/validation"
 	"github.com/minicp/minicp/apiserver/printers"
+	"github.com/minicp/minicp/apiserver/registry"
 )
 
 // LeaseStrategy is the rules of the leases resource: a plain spec-only
 // object, written often (every kubelet renews its lease every 10s).
-type LeaseStrategy struct{}
-
-// PrepareForCreate implements registry.Strategy.
-func (LeaseStrategy) PrepareForCreate(context.Context, runtime.Object) {}
-
-// PrepareForUpdate implements registry.Strategy.
-func (LeaseStrategy) PrepareForUpdate(context.Context, runtime.Object, runtime.Object) {}
+type LeaseStrategy struct{ registry.DefaultStrategy }
 
 // Validate implements registry.Strategy.
 func (LeaseStrategy) Validate(_ context.Context, obj runtime.Object) apierrors.FieldErrors {
@@ -36,15 +30,6 @@ func (LeaseStrategy) Validate(_ context.Context, obj runtime.Object) apierrors.F
 func (LeaseStrategy) ValidateUpdate(_ context.Context, obj, old runtime.Object) apierrors.FieldErrors {
 	return validation.ValidateLeaseUpdate(obj.(*coordinationv1.Lease), old.(*coordinationv1.Lease))
 }
-
-// AllowCreateOnUpdate implements registry.Strategy.
-func (LeaseStrategy) AllowCreateOnUpdate() bool { return false }
-
-// AllowUnconditionalUpdate implements registry.Strategy.
-func (LeaseStrategy) AllowUnconditionalUpdate() bool { return true }
-
-// SelectableFields implements registry.Strategy: only the metadata fields.
-func (LeaseStrategy) SelectableFields(runtime.Object) fields.Set { return nil }
 
 // LeaseTable prints leases as `kubectl get leases` does.
 var LeaseTable = printers.Printer{

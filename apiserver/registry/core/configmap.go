@@ -6,24 +6,18 @@ import (
 
 	"github.com/minicp/minicp/api/apierrors"
 	corev1 "github.com/minicp/minicp/api/core/v1"
-	"github.com/minicp/minicp/api/fields"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/api/validation"
 	"github.com/minicp/minicp/apiserver/printers"
+	"github.com/minicp/minicp/apiserver/registry"
 )
 
 // ConfigMapStrategy is the rules of the configmaps resource: data that may
 // be made immutable.
 //
 // Upstream: k8s.io/kubernetes/pkg/registry/core/configmap (strategy).
-type ConfigMapStrategy struct{}
-
-// PrepareForCreate implements registry.Strategy.
-func (ConfigMapStrategy) PrepareForCreate(context.Context, runtime.Object) {}
-
-// PrepareForUpdate implements registry.Strategy.
-func (ConfigMapStrategy) PrepareForUpdate(context.Context, runtime.Object, runtime.Object) {}
+type ConfigMapStrategy struct{ registry.DefaultStrategy }
 
 // Validate implements registry.Strategy.
 func (ConfigMapStrategy) Validate(_ context.Context, obj runtime.Object) apierrors.FieldErrors {
@@ -34,15 +28,6 @@ func (ConfigMapStrategy) Validate(_ context.Context, obj runtime.Object) apierro
 func (ConfigMapStrategy) ValidateUpdate(_ context.Context, obj, old runtime.Object) apierrors.FieldErrors {
 	return validation.ValidateConfigMapUpdate(obj.(*corev1.ConfigMap), old.(*corev1.ConfigMap))
 }
-
-// AllowCreateOnUpdate implements registry.Strategy.
-func (ConfigMapStrategy) AllowCreateOnUpdate() bool { return false }
-
-// AllowUnconditionalUpdate implements registry.Strategy.
-func (ConfigMapStrategy) AllowUnconditionalUpdate() bool { return true }
-
-// SelectableFields implements registry.Strategy: only the metadata fields.
-func (ConfigMapStrategy) SelectableFields(runtime.Object) fields.Set { return nil }
 
 // ConfigMapTable prints config maps as `kubectl get configmaps` does.
 //

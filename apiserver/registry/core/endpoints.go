@@ -5,22 +5,16 @@ import (
 
 	"github.com/minicp/minicp/api/apierrors"
 	corev1 "github.com/minicp/minicp/api/core/v1"
-	"github.com/minicp/minicp/api/fields"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/api/validation"
+	"github.com/minicp/minicp/apiserver/registry"
 )
 
 // EndpointsStrategy is the rules of the endpoints resource: a plain object
 // the endpoints controller writes.
 //
 // Upstream: k8s.io/kubernetes/pkg/registry/core/endpoint (endpointsStrategy).
-type EndpointsStrategy struct{}
-
-// PrepareForCreate implements registry.Strategy.
-func (EndpointsStrategy) PrepareForCreate(context.Context, runtime.Object) {}
-
-// PrepareForUpdate implements registry.Strategy.
-func (EndpointsStrategy) PrepareForUpdate(context.Context, runtime.Object, runtime.Object) {}
+type EndpointsStrategy struct{ registry.DefaultStrategy }
 
 // Validate implements registry.Strategy.
 func (EndpointsStrategy) Validate(_ context.Context, obj runtime.Object) apierrors.FieldErrors {
@@ -35,9 +29,3 @@ func (EndpointsStrategy) ValidateUpdate(_ context.Context, obj, old runtime.Obje
 // AllowCreateOnUpdate implements registry.Strategy: PUT may create
 // Endpoints, as upstream allows.
 func (EndpointsStrategy) AllowCreateOnUpdate() bool { return true }
-
-// AllowUnconditionalUpdate implements registry.Strategy.
-func (EndpointsStrategy) AllowUnconditionalUpdate() bool { return true }
-
-// SelectableFields implements registry.Strategy: only the metadata fields.
-func (EndpointsStrategy) SelectableFields(runtime.Object) fields.Set { return nil }

@@ -8,19 +8,14 @@ import (
 	"github.com/minicp/minicp/api/fields"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/api/validation"
+	"github.com/minicp/minicp/apiserver/registry"
 )
 
 // EventStrategy is the rules of the core/v1 events resource. Event
 // recorders PUT to bump counts, so update may create.
 //
 // Upstream: k8s.io/kubernetes/pkg/registry/core/event.
-type EventStrategy struct{}
-
-// PrepareForCreate implements registry.Strategy.
-func (EventStrategy) PrepareForCreate(context.Context, runtime.Object) {}
-
-// PrepareForUpdate implements registry.Strategy.
-func (EventStrategy) PrepareForUpdate(context.Context, runtime.Object, runtime.Object) {}
+type EventStrategy struct{ registry.DefaultStrategy }
 
 // Validate implements registry.Strategy.
 func (EventStrategy) Validate(_ context.Context, obj runtime.Object) apierrors.FieldErrors {
@@ -34,9 +29,6 @@ func (EventStrategy) ValidateUpdate(_ context.Context, obj, _ runtime.Object) ap
 
 // AllowCreateOnUpdate implements registry.Strategy.
 func (EventStrategy) AllowCreateOnUpdate() bool { return true }
-
-// AllowUnconditionalUpdate implements registry.Strategy.
-func (EventStrategy) AllowUnconditionalUpdate() bool { return true }
 
 // SelectableFields implements registry.Strategy with the fields
 // `kubectl describe` selects events by.

@@ -9,6 +9,7 @@ import (
 	"github.com/minicp/minicp/api/fields"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/api/validation"
+	"github.com/minicp/minicp/apiserver/registry"
 )
 
 // NamespaceStrategy is the rules of the namespaces resource. A namespace
@@ -17,7 +18,7 @@ import (
 // removed that finalizer through /finalize, as in Kubernetes.
 //
 // Upstream: k8s.io/kubernetes/pkg/registry/core/namespace.
-type NamespaceStrategy struct{}
+type NamespaceStrategy struct{ registry.DefaultStrategy }
 
 // PrepareForCreate implements registry.Strategy.
 func (NamespaceStrategy) PrepareForCreate(_ context.Context, obj runtime.Object) {
@@ -45,12 +46,6 @@ func (NamespaceStrategy) Validate(_ context.Context, obj runtime.Object) apierro
 func (NamespaceStrategy) ValidateUpdate(_ context.Context, obj, old runtime.Object) apierrors.FieldErrors {
 	return validation.ValidateNamespaceUpdate(obj.(*corev1.Namespace), old.(*corev1.Namespace))
 }
-
-// AllowCreateOnUpdate implements registry.Strategy.
-func (NamespaceStrategy) AllowCreateOnUpdate() bool { return false }
-
-// AllowUnconditionalUpdate implements registry.Strategy.
-func (NamespaceStrategy) AllowUnconditionalUpdate() bool { return true }
 
 // SelectableFields implements registry.Strategy.
 func (NamespaceStrategy) SelectableFields(obj runtime.Object) fields.Set {

@@ -9,16 +9,14 @@ import (
 	"github.com/minicp/minicp/api/fields"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/api/validation"
+	"github.com/minicp/minicp/apiserver/registry"
 )
 
 // NodeStrategy is the rules of the nodes resource. A kubelet registers its
 // node with a status, so create keeps it.
 //
 // Upstream: k8s.io/kubernetes/pkg/registry/core/node (nodeStrategy).
-type NodeStrategy struct{}
-
-// PrepareForCreate implements registry.Strategy.
-func (NodeStrategy) PrepareForCreate(context.Context, runtime.Object) {}
+type NodeStrategy struct{ registry.DefaultStrategy }
 
 // PrepareForUpdate implements registry.Strategy: the main resource cannot
 // change status.
@@ -35,12 +33,6 @@ func (NodeStrategy) Validate(_ context.Context, obj runtime.Object) apierrors.Fi
 func (NodeStrategy) ValidateUpdate(_ context.Context, obj, old runtime.Object) apierrors.FieldErrors {
 	return validation.ValidateNodeUpdate(obj.(*corev1.Node), old.(*corev1.Node))
 }
-
-// AllowCreateOnUpdate implements registry.Strategy.
-func (NodeStrategy) AllowCreateOnUpdate() bool { return false }
-
-// AllowUnconditionalUpdate implements registry.Strategy.
-func (NodeStrategy) AllowUnconditionalUpdate() bool { return true }
 
 // SelectableFields implements registry.Strategy.
 func (NodeStrategy) SelectableFields(obj runtime.Object) fields.Set {

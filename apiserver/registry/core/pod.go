@@ -10,12 +10,13 @@ import (
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/api/validation"
+	"github.com/minicp/minicp/apiserver/registry"
 )
 
 // PodStrategy is the rules of the pods resource.
 //
 // Upstream: k8s.io/kubernetes/pkg/registry/core/pod (podStrategy).
-type PodStrategy struct{}
+type PodStrategy struct{ registry.DefaultStrategy }
 
 // PrepareForCreate implements registry.Strategy: a new pod is Pending with
 // a QoS class, whatever status the client sent.
@@ -39,12 +40,6 @@ func (PodStrategy) Validate(_ context.Context, obj runtime.Object) apierrors.Fie
 func (PodStrategy) ValidateUpdate(_ context.Context, obj, old runtime.Object) apierrors.FieldErrors {
 	return validation.ValidatePodUpdate(obj.(*corev1.Pod), old.(*corev1.Pod))
 }
-
-// AllowCreateOnUpdate implements registry.Strategy.
-func (PodStrategy) AllowCreateOnUpdate() bool { return false }
-
-// AllowUnconditionalUpdate implements registry.Strategy.
-func (PodStrategy) AllowUnconditionalUpdate() bool { return true }
 
 // TracksGeneration implements registry.GenerationStrategy: pods have kept
 // one since Kubernetes 1.33, for status.observedGeneration.

@@ -11,13 +11,14 @@ import (
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/api/validation"
 	"github.com/minicp/minicp/apiserver/printers"
+	"github.com/minicp/minicp/apiserver/registry"
 )
 
 // SecretStrategy is the rules of the secrets resource: stringData is
 // merged into data and never stored, and the type may not change.
 //
 // Upstream: k8s.io/kubernetes/pkg/registry/core/secret (strategy).
-type SecretStrategy struct{}
+type SecretStrategy struct{ registry.DefaultStrategy }
 
 // PrepareForCreate implements registry.Strategy: stringData is merged into
 // data. Defaulting already does so; a server whose admission chain has no
@@ -40,12 +41,6 @@ func (SecretStrategy) Validate(_ context.Context, obj runtime.Object) apierrors.
 func (SecretStrategy) ValidateUpdate(_ context.Context, obj, old runtime.Object) apierrors.FieldErrors {
 	return validation.ValidateSecretUpdate(obj.(*corev1.Secret), old.(*corev1.Secret))
 }
-
-// AllowCreateOnUpdate implements registry.Strategy.
-func (SecretStrategy) AllowCreateOnUpdate() bool { return false }
-
-// AllowUnconditionalUpdate implements registry.Strategy.
-func (SecretStrategy) AllowUnconditionalUpdate() bool { return true }
 
 // SelectableFields implements registry.Strategy with type, as upstream.
 func (SecretStrategy) SelectableFields(obj runtime.Object) fields.Set {

@@ -23,6 +23,7 @@ import (
 // Upstream: k8s.io/kubernetes/pkg/registry/core/service (svcStrategy) and
 // its storage's allocation hooks (k8s.io/kubernetes/pkg/registry/core/service/storage).
 type ServiceStrategy struct {
+	registry.DefaultStrategy
 	// ClusterIPs allocates from the service CIDR. Required.
 	ClusterIPs *Allocator
 	// NodePorts allocates from the node port range. Required.
@@ -66,12 +67,6 @@ func (ServiceStrategy) Validate(_ context.Context, obj runtime.Object) apierrors
 func (ServiceStrategy) ValidateUpdate(_ context.Context, obj, old runtime.Object) apierrors.FieldErrors {
 	return validation.ValidateServiceUpdate(obj.(*corev1.Service), old.(*corev1.Service))
 }
-
-// AllowCreateOnUpdate implements registry.Strategy.
-func (ServiceStrategy) AllowCreateOnUpdate() bool { return false }
-
-// AllowUnconditionalUpdate implements registry.Strategy.
-func (ServiceStrategy) AllowUnconditionalUpdate() bool { return true }
 
 // SelectableFields implements registry.Strategy with spec.clusterIP and
 // spec.type, as upstream (kube-proxy skips headless services with them).

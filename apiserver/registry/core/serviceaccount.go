@@ -6,23 +6,17 @@ import (
 
 	"github.com/minicp/minicp/api/apierrors"
 	corev1 "github.com/minicp/minicp/api/core/v1"
-	"github.com/minicp/minicp/api/fields"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/api/validation"
 	"github.com/minicp/minicp/apiserver/printers"
+	"github.com/minicp/minicp/apiserver/registry"
 )
 
 // ServiceAccountStrategy is the rules of the serviceaccounts resource.
 //
 // Upstream: k8s.io/kubernetes/pkg/registry/core/serviceaccount (strategy).
-type ServiceAccountStrategy struct{}
-
-// PrepareForCreate implements registry.Strategy.
-func (ServiceAccountStrategy) PrepareForCreate(context.Context, runtime.Object) {}
-
-// PrepareForUpdate implements registry.Strategy.
-func (ServiceAccountStrategy) PrepareForUpdate(context.Context, runtime.Object, runtime.Object) {}
+type ServiceAccountStrategy struct{ registry.DefaultStrategy }
 
 // Validate implements registry.Strategy.
 func (ServiceAccountStrategy) Validate(_ context.Context, obj runtime.Object) apierrors.FieldErrors {
@@ -33,15 +27,6 @@ func (ServiceAccountStrategy) Validate(_ context.Context, obj runtime.Object) ap
 func (ServiceAccountStrategy) ValidateUpdate(_ context.Context, obj, old runtime.Object) apierrors.FieldErrors {
 	return validation.ValidateServiceAccountUpdate(obj.(*corev1.ServiceAccount), old.(*corev1.ServiceAccount))
 }
-
-// AllowCreateOnUpdate implements registry.Strategy.
-func (ServiceAccountStrategy) AllowCreateOnUpdate() bool { return false }
-
-// AllowUnconditionalUpdate implements registry.Strategy.
-func (ServiceAccountStrategy) AllowUnconditionalUpdate() bool { return true }
-
-// SelectableFields implements registry.Strategy: only the metadata fields.
-func (ServiceAccountStrategy) SelectableFields(runtime.Object) fields.Set { return nil }
 
 // ServiceAccountTable prints service accounts as `kubectl get
 // serviceaccounts` does.

@@ -31,6 +31,7 @@ type Schema interface {
 // Strategy is the rules of one served version of a custom resource. It
 // is immutable and safe for concurrent use.
 type Strategy struct {
+	registry.DefaultStrategy
 	// Kind is the kind and version objects must say they are.
 	Kind runtime.GroupVersionKind
 	// Namespaced says whether objects live in namespaces.
@@ -120,9 +121,6 @@ func (s Strategy) validateKind(u *unstructured.Unstructured) apierrors.FieldErro
 	}
 	return errs
 }
-
-// AllowCreateOnUpdate implements registry.Strategy.
-func (Strategy) AllowCreateOnUpdate() bool { return false }
 
 // AllowUnconditionalUpdate implements registry.Strategy.
 func (Strategy) AllowUnconditionalUpdate() bool { return false }

@@ -13,23 +13,17 @@ import (
 
 	"github.com/minicp/minicp/api/apierrors"
 	discoveryv1 "github.com/minicp/minicp/api/discovery/v1"
-	"github.com/minicp/minicp/api/fields"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/api/validation"
 	"github.com/minicp/minicp/apiserver/printers"
+	"github.com/minicp/minicp/apiserver/registry"
 )
 
 // EndpointSliceStrategy is the rules of the endpointslices resource: a
 // spec-only object, whose generation counts its changes as upstream's
 // does.
-type EndpointSliceStrategy struct{}
-
-// PrepareForCreate implements registry.Strategy.
-func (EndpointSliceStrategy) PrepareForCreate(context.Context, runtime.Object) {}
-
-// PrepareForUpdate implements registry.Strategy.
-func (EndpointSliceStrategy) PrepareForUpdate(context.Context, runtime.Object, runtime.Object) {}
+type EndpointSliceStrategy struct{ registry.DefaultStrategy }
 
 // TracksGeneration implements registry.GenerationStrategy: upstream's
 // strategy sets generation 1 on create and adds one per change.
@@ -44,15 +38,6 @@ func (EndpointSliceStrategy) Validate(_ context.Context, obj runtime.Object) api
 func (EndpointSliceStrategy) ValidateUpdate(_ context.Context, obj, old runtime.Object) apierrors.FieldErrors {
 	return validation.ValidateEndpointSliceUpdate(obj.(*discoveryv1.EndpointSlice), old.(*discoveryv1.EndpointSlice))
 }
-
-// AllowCreateOnUpdate implements registry.Strategy.
-func (EndpointSliceStrategy) AllowCreateOnUpdate() bool { return false }
-
-// AllowUnconditionalUpdate implements registry.Strategy.
-func (EndpointSliceStrategy) AllowUnconditionalUpdate() bool { return true }
-
-// SelectableFields implements registry.Strategy: only the metadata fields.
-func (EndpointSliceStrategy) SelectableFields(runtime.Object) fields.Set { return nil }
 
 // maxShown is how many ports or addresses a column lists before
 // "+ N more...", as kubectl.
