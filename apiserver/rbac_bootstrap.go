@@ -20,7 +20,6 @@ import (
 	"github.com/minicp/minicp/apiserver/registry"
 	"github.com/minicp/minicp/apiserver/request"
 	"github.com/minicp/minicp/storage"
-	clientv3 "go.etcd.io/etcd/client/v3"
 )
 
 // loopbackUser is who the server writes its own objects as: in
@@ -39,9 +38,9 @@ const bootstrapPolicyRetry = time.Second
 // post-start hook.
 func (s *Server) runBootstrapPolicy(ctx context.Context) {
 	for {
-		err := s.EnsureBootstrapPolicy(ctx)
+		revs, err := s.ensureBootstrapPolicy(ctx)
 		if err == nil {
-			err = s.waitPolicyCached(ctx)
+			err = s.waitPolicyCached(ctx, revs)
 		}
 		if err == nil {
 			close(s.policyReadyCh)
@@ -59,16 +58,15 @@ func (s *Server) runBootstrapPolicy(ctx context.Context) {
 }
 
 // waitPolicyCached blocks until the watch caches the RBAC authorizer reads
-// hold what EnsureBootstrapPolicy wrote: readiness promises that the
-// default roles and bindings authorize, and a cache a moment behind etcd
-// would deny the first requests (system:monitoring reading /metrics).
-func (s *Server) waitPolicyCached(ctx context.Context) error {
-	resp, err := s.etcd.Get(ctx, s.prefix+"/health", clientv3.WithCountOnly())
-	if err != nil {
-		return fmt.Errorf("read etcd's revision: %w", err)
-	}
-	rv := strconv.FormatInt(resp.Header.Revision, 10)
-	for _, gvr := range []runtime.GroupVersionResource{gvrClusterRoles, gvrClusterRoleBindings} {
+// hold the default policy: readiness promises that the default roles and
+// bindings authorize, and a cache a moment behind etcd would deny the
+// first requests (system:monitoring reading /metrics). revs holds, per
+// resource, the newest revision among the policy objects as read or
+// written; the cache receives an event at exactly that revision, so the
+// wait ends with it and needs no progress report from etcd, which would
+// cost a round trip at every start.
+func (s *Server) waitPolicyCached(ctx context.Context, revs map[runtime.GroupVersionResource]int64) error {
+	for gvr, rev := range revs {
 		store, err := s.storeOf(gvr)
 		if err != nil {
 			return err
@@ -76,7 +74,7 @@ func (s *Server) waitPolicyCached(ctx context.Context) error {
 		// A list no older than the revision is served by the watch cache
 		// once it has reached it (from etcd without a cache).
 		if _, err := store.Storage.GetList(ctx, store.KeyRoot(), storage.ListOptions{
-			ResourceVersion: rv, ResourceVersionMatch: storage.ResourceVersionMatchNotOlderThan, Recursive: true,
+			ResourceVersion: strconv.FormatInt(rev, 10), ResourceVersionMatch: storage.ResourceVersionMatchNotOlderThan, Recursive: true,
 		}); err != nil {
 			return fmt.Errorf("wait for the %s cache: %w", gvr.Resource, err)
 		}
@@ -106,14 +104,22 @@ func (s *Server) checkBootstrapPolicy(context.Context) error {
 // Upstream: k8s.io/kubernetes/pkg/registry/rbac/rest (PolicyData.EnsureRBACPolicy)
 // and k8s.io/component-helpers/auth/rbac/reconciliation.
 func (s *Server) EnsureBootstrapPolicy(ctx context.Context) error {
+	_, err := s.ensureBootstrapPolicy(ctx)
+	return err
+}
+
+// ensureBootstrapPolicy is EnsureBootstrapPolicy; it also returns, per
+// resource, the newest revision among the objects it read or wrote, what
+// waitPolicyCached waits for.
+func (s *Server) ensureBootstrapPolicy(ctx context.Context) (map[runtime.GroupVersionResource]int64, error) {
 	ctx = request.WithUser(ctx, loopbackUser)
 	roles, err := s.storeOf(gvrClusterRoles)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	bindings, err := s.storeOf(gvrClusterRoleBindings)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	// The objects are independent of one another, so they are written
 	// at once: etcd batches concurrent writes into few commits, and a
@@ -122,43 +128,52 @@ func (s *Server) EnsureBootstrapPolicy(ctx context.Context) error {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var errs []error
-	fail := func(err error) {
+	revs := map[runtime.GroupVersionResource]int64{}
+	done := func(gvr runtime.GroupVersionResource, rev int64, err error) {
 		mu.Lock()
-		errs = append(errs, err)
-		mu.Unlock()
+		defer mu.Unlock()
+		if err != nil {
+			errs = append(errs, err)
+		}
+		revs[gvr] = max(revs[gvr], rev)
 	}
 	for _, want := range bootstrappolicy.ClusterRoles() {
 		wg.Go(func() {
-			if err := reconcile(ctx, s, roles, &want, reconcileClusterRole); err != nil {
-				fail(fmt.Errorf("reconcile clusterrole %s: %w", want.Name, err))
+			rev, err := reconcile(ctx, s, roles, &want, reconcileClusterRole)
+			if err != nil {
+				err = fmt.Errorf("reconcile clusterrole %s: %w", want.Name, err)
 			}
+			done(gvrClusterRoles, rev, err)
 		})
 	}
 	for _, want := range bootstrappolicy.ClusterRoleBindings() {
 		wg.Go(func() {
-			if err := reconcile(ctx, s, bindings, &want, reconcileClusterRoleBinding); err != nil {
-				fail(fmt.Errorf("reconcile clusterrolebinding %s: %w", want.Name, err))
+			rev, err := reconcile(ctx, s, bindings, &want, reconcileClusterRoleBinding)
+			if err != nil {
+				err = fmt.Errorf("reconcile clusterrolebinding %s: %w", want.Name, err)
 			}
+			done(gvrClusterRoleBindings, rev, err)
 		})
 	}
 	wg.Wait()
-	return errors.Join(errs...)
+	return revs, errors.Join(errs...)
 }
 
 // reconcile makes the stored object named as want carry what want
 // carries, as merge says: it creates want when nothing is stored, and
 // writes nothing when merge finds nothing missing. merge returns the
 // object to store, or nil when existing needs nothing (or is protected).
-func reconcile[T runtime.Object](ctx context.Context, s *Server, store *registry.Store, want T, merge func(existing, want T) T) error {
+// It returns the revision of the object as it left it.
+func reconcile[T runtime.Object](ctx context.Context, s *Server, store *registry.Store, want T, merge func(existing, want T) T) (int64, error) {
 	name := metaName(want)
 	if obj, err := s.getCached(ctx, store.Resource.GVR, "", name); err == nil {
 		if reflect.ValueOf(merge(obj.(T), want)).IsNil() {
-			return nil // up to date, or protected
+			return revisionOf(obj), nil // up to date, or protected
 		}
 	} else if !apierrors.IsNotFound(err) {
-		return err
+		return 0, err
 	}
-	_, _, err := store.Update(ctx, "", name, func(_ context.Context, old runtime.Object) (runtime.Object, error) {
+	obj, _, err := store.Update(ctx, "", name, func(_ context.Context, old runtime.Object) (runtime.Object, error) {
 		if old == nil {
 			return want.DeepCopyObject(), nil
 		}
@@ -171,11 +186,25 @@ func reconcile[T runtime.Object](ctx context.Context, s *Server, store *registry
 	if apierrors.IsInvalid(err) {
 		// The roleRef of a binding cannot change: replace the binding.
 		if _, _, derr := store.Delete(ctx, "", name, nil, nil); derr != nil && !apierrors.IsNotFound(derr) {
-			return derr
+			return 0, derr
 		}
-		_, err = store.Create(ctx, want.DeepCopyObject(), nil, registry.CreateOptions{})
+		obj, err = store.Create(ctx, want.DeepCopyObject(), nil, registry.CreateOptions{})
 	}
-	return err
+	if err != nil {
+		return 0, err
+	}
+	return revisionOf(obj), nil
+}
+
+// revisionOf is obj's resourceVersion as the etcd revision it is; 0 when
+// it has none.
+func revisionOf(obj runtime.Object) int64 {
+	meta, err := metav1.Accessor(obj)
+	if err != nil {
+		return 0
+	}
+	rev, _ := strconv.ParseInt(meta.ResourceVersion, 10, 64)
+	return rev
 }
 
 func metaName(obj runtime.Object) string {
