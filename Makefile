@@ -1,7 +1,7 @@
 # minicp: the two commands a newcomer needs are `make run` and `make test`.
 GO ?= go
 
-.PHONY: build test run bench vet tidy compat
+.PHONY: build test run bench vet tidy compat workshop-check
 
 build:
 	$(GO) build ./...
@@ -43,3 +43,11 @@ bench:
 compat:
 	cd compat/envtest && $(GO) vet ./... && $(GO) run ./cmd/crsuites $(COMPAT_FLAGS)
 	cd compat/envtest && $(GO) test -count=1 ./...
+
+# workshop-check proves, for each exercise of workshop/, that the
+# reference solution (built with -tags solution) passes its tests and
+# that the skeleton a learner starts from fails them, saying what is not
+# written yet. make test builds the skeletons too, but their tests skip
+# unless MINICP_WORKSHOP=1, so they never fail it.
+workshop-check:
+	GO=$(GO) ./workshop/check.sh

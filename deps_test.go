@@ -17,15 +17,16 @@ var allowedImports = map[string][]string{
 	"clock/...":   {"clock/..."},
 	"logging":     {},
 	"wait":        {"clock/..."},
+	"tracing":     {"wait"},
 	"api/...":     {"api/..."},
-	"storage/...": {"api/...", "storage/...", "clock/...", "logging", "wait"},
+	"storage/...": {"api/...", "storage/...", "clock/...", "logging", "wait", "tracing"},
 	"watchcache/...": {
-		"api/...", "storage/...", "watchcache/...", "clock/...", "logging", "wait",
+		"api/...", "storage/...", "watchcache/...", "clock/...", "logging", "wait", "tracing",
 	},
 	// The API server's root package wires its layers together and alone
 	// touches the watch cache.
 	"apiserver/...": {
-		"api/...", "storage/...", "watchcache/...", "apiserver/...", "clock/...", "logging", "wait",
+		"api/...", "storage/...", "watchcache/...", "apiserver/...", "clock/...", "logging", "wait", "tracing",
 	},
 	// Inside the API server each layer imports only layers below it: the
 	// request's facts; negotiation, response writing, printing, field
@@ -44,33 +45,41 @@ var allowedImports = map[string][]string{
 	"apiserver/authn":                {"api/...", "apiserver/request", "clock/...", "logging"},
 	"apiserver/authz/...":            {"api/...", "apiserver/request", "apiserver/authz/..."},
 	"apiserver/admission/...": {
-		"api/...", "apiserver/request", "apiserver/admission/...", "apiserver/webhookclient", "clock/...", "logging", "wait",
+		"api/...", "apiserver/request", "apiserver/admission/...", "apiserver/webhookclient", "clock/...", "logging", "wait", "tracing",
 	},
 	"apiserver/filters": {
 		"api/...", "apiserver/request", "apiserver/authn", "apiserver/authz", "apiserver/audit",
-		"apiserver/metrics", "apiserver/responsewriters", "clock/...", "logging",
+		"apiserver/metrics", "apiserver/responsewriters", "clock/...", "logging", "tracing",
 	},
 	// Pod logs stream over HTTP from the registry, so it may write
 	// responses; it may not import the handlers above it.
 	"apiserver/registry/...": {
 		"api/...", "storage", "apiserver/registry/...", "apiserver/printers", "apiserver/request",
-		"apiserver/authz/...", "apiserver/responsewriters", "clock/...", "logging", "wait",
+		"apiserver/authz/...", "apiserver/responsewriters", "clock/...", "logging", "wait", "tracing",
 	},
 	"apiserver/handlers": {
 		"api/...", "storage", "apiserver/handlers/negotiation", "apiserver/registry", "apiserver/admission",
-		"apiserver/fieldmanager", "apiserver/request", "apiserver/responsewriters", "clock/...", "logging", "wait",
+		"apiserver/fieldmanager", "apiserver/request", "apiserver/responsewriters", "clock/...", "logging", "wait", "tracing",
 	},
-	"client/...":   {"api/...", "client/...", "clock/...", "logging", "wait"},
-	"informer/...": {"api/...", "client/...", "informer/...", "clock/...", "logging", "wait"},
+	"client/...":   {"api/...", "client/...", "clock/...", "logging", "wait", "tracing"},
+	"informer/...": {"api/...", "client/...", "informer/...", "clock/...", "logging", "wait", "tracing"},
 	"controllers/...": {
-		"api/...", "client/...", "informer/...", "controllers/...", "clock/...", "logging", "wait",
+		"api/...", "client/...", "informer/...", "controllers/...", "clock/...", "logging", "wait", "tracing",
 	},
-	"scheduler/...": {"api/...", "client/...", "informer/...", "scheduler/...", "clock/...", "logging", "wait"},
-	"kubelet/...":   {"api/...", "client/...", "informer/...", "kubelet/...", "clock/...", "logging", "wait"},
-	"proxy/...":     {"api/...", "client/...", "informer/...", "proxy/...", "clock/...", "logging", "wait"},
+	"scheduler/...": {"api/...", "client/...", "informer/...", "scheduler/...", "clock/...", "logging", "wait", "tracing"},
+	"kubelet/...":   {"api/...", "client/...", "informer/...", "kubelet/...", "clock/...", "logging", "wait", "tracing"},
+	"proxy/...":     {"api/...", "client/...", "informer/...", "proxy/...", "clock/...", "logging", "wait", "tracing"},
 	"cluster/...":   {"..."},
 	"cmd/...":       {"..."},
 	"examples/...":  {"..."},
+	// The workshop's exercises are written as users write their own
+	// code: against any public package (a controller, a scheduler
+	// plugin, an admission plugin, a watch window over storage errors).
+	"workshop/...": {"..."},
+
+	// The stream protocols of exec, attach and port-forward know only the
+	// wire: Status for the error channel, nothing of pods or containers.
+	"kubelet/streaming": {"api/meta/v1"},
 }
 
 // testSupport lists the test-support packages, the <pkg>test packages
@@ -84,6 +93,7 @@ var testSupport = []string{
 	"apiserver/admission/webhook/webhooktest",
 	"scheduler/framework/frameworktest",
 	"cluster/clustertest",
+	"workshop/workshoptest",
 }
 
 // testSupportUsers may import testSupport: the examples run the flows on

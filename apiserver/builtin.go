@@ -18,6 +18,7 @@ import (
 	coordinationv1 "github.com/minicp/minicp/api/coordination/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	discoveryv1 "github.com/minicp/minicp/api/discovery/v1"
+	policyv1 "github.com/minicp/minicp/api/policy/v1"
 	rbacv1 "github.com/minicp/minicp/api/rbac/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/apiserver/admission"
@@ -39,7 +40,7 @@ func NewScheme() (*runtime.Scheme, error) {
 	s := runtime.NewScheme()
 	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, coordinationv1.AddToScheme, appsv1.AddToScheme, batchv1.AddToScheme, autoscalingv1.AddToScheme, apiextensionsv1.AddToScheme, admissionregistrationv1.AddToScheme,
 		rbacv1.AddToScheme, authorizationv1.AddToScheme, authenticationv1.AddToScheme, discoveryv1.AddToScheme,
-		autoscalingv2.AddToScheme, certificatesv1.AddToScheme} {
+		autoscalingv2.AddToScheme, certificatesv1.AddToScheme, policyv1.AddToScheme} {
 		if err := add(s); err != nil {
 			return nil, err
 		}
@@ -108,6 +109,9 @@ func (s *Server) installBuiltinResources() error {
 	if err := s.installWorkloadResources(); err != nil {
 		return err
 	}
+	if err := s.installStreamingSubresources(); err != nil {
+		return err
+	}
 	if err := s.installAdmissionRegistrationResources(); err != nil {
 		return err
 	}
@@ -123,23 +127,42 @@ func (s *Server) installBuiltinResources() error {
 	if err := s.installCertificatesResources(); err != nil {
 		return err
 	}
+	if err := s.installPolicyResources(); err != nil {
+		return err
+	}
+	if err := s.installQuotaResources(); err != nil {
+		return err
+	}
 	return s.installAPIExtensionsResources()
 }
 
 // DefaultAdmission is the admission chain of a server whose Options give
-// none: defaulting, DefaultTolerationSeconds and MutatingAdmissionWebhook
-// (mutating), then NamespaceLifecycle and ValidatingAdmissionWebhook
-// (validating), kube-apiserver's order: the registry's schema validation
-// runs between the two halves.
+// none: defaulting, LimitRanger, DefaultTolerationSeconds, ServiceAccount
+// (with Options.ServiceAccountAdmission) and MutatingAdmissionWebhook
+// (mutating), then LimitRanger, NamespaceLifecycle,
+// ValidatingAdmissionWebhook and ResourceQuota (validating),
+// kube-apiserver's order: the registry's schema validation runs between
+// the two halves, and ResourceQuota comes last so that it charges only
+// for what every other plugin admitted.
 func DefaultAdmission(s *Server) admission.Chain {
 	mutatingWebhooks, validatingWebhooks := s.webhookAdmission()
-	return admission.Chain{
+	quotas := quotaAdmission{s}
+	chain := admission.Chain{
 		&admission.Defaulting{SetDefaults: SetDefaults},
+		&admission.LimitRanger{LimitRanges: quotas},
 		admission.DefaultTolerationSeconds{},
+	}
+	if s.serviceAccountAdmission {
+		// Before the webhooks, as upstream orders it: they see the pod's
+		// service account and token volume.
+		chain = append(chain, &admission.ServiceAccount{ServiceAccounts: s, GenerateName: registry.GenerateName})
+	}
+	return append(chain,
 		mutatingWebhooks,
 		&admission.NamespaceLifecycle{Namespaces: s, Clock: s.clock},
 		validatingWebhooks,
-	}
+		&admission.ResourceQuota{Quotas: quotas},
+	)
 }
 
 // podNodeName indexes pods by the node they are bound to: every kubelet

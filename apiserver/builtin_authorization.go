@@ -19,7 +19,8 @@ import (
 // installReviewResources installs the create-only review resources:
 // authorization.k8s.io's access and rules reviews, which ask the
 // server's authorizer, and authentication.k8s.io's SelfSubjectReview,
-// which reports the caller. Nothing is stored: a create returns the
+// which reports the caller, and TokenReview, which reports a token's
+// owner. Nothing is stored: a create returns the
 // review with its status filled in.
 //
 // Upstream: k8s.io/kubernetes/pkg/registry/authorization and
@@ -36,6 +37,7 @@ func (s *Server) installReviewResources() error {
 		{az.WithResource("selfsubjectaccessreviews"), func() runtime.Object { return &authorizationv1.SelfSubjectAccessReview{} }, s.createSelfSubjectAccessReview},
 		{az.WithResource("selfsubjectrulesreviews"), func() runtime.Object { return &authorizationv1.SelfSubjectRulesReview{} }, s.createSelfSubjectRulesReview},
 		{an.WithResource("selfsubjectreviews"), func() runtime.Object { return &authenticationv1.SelfSubjectReview{} }, s.createSelfSubjectReview},
+		{an.WithResource("tokenreviews"), func() runtime.Object { return &authenticationv1.TokenReview{} }, s.createTokenReview},
 	}
 	for _, rv := range reviews {
 		info, ok := s.scheme.Resource(rv.gvr)
@@ -45,7 +47,7 @@ func (s *Server) installReviewResources() error {
 		create := rv.create
 		fn := &registry.NamedCreater{
 			New: rv.new,
-			Create: func(ctx context.Context, ns, _ string, body runtime.Object) (runtime.Object, error) {
+			Create: func(ctx context.Context, ns, _ string, body runtime.Object, _ registry.CreateOptions) (runtime.Object, error) {
 				return create(ctx, ns, body)
 			},
 			ReturnObject: true,
@@ -234,10 +236,20 @@ func (s *Server) createSelfSubjectReview(ctx context.Context, _ string, _ runtim
 	return &authenticationv1.SelfSubjectReview{
 		TypeMeta:   metav1.TypeMeta{APIVersion: authenticationv1.SchemeGroupVersion.String(), Kind: "SelfSubjectReview"},
 		ObjectMeta: metav1.ObjectMeta{CreationTimestamp: metav1.NewTime(s.clock.Now())},
-		Status: authenticationv1.SelfSubjectReviewStatus{UserInfo: authenticationv1.UserInfo{
-			Username: u.Name, UID: u.UID, Groups: u.Groups,
-		}},
+		Status:     authenticationv1.SelfSubjectReviewStatus{UserInfo: userInfo(u)},
 	}, nil
+}
+
+// userInfo is u as the authentication.k8s.io kinds report it.
+func userInfo(u *request.User) authenticationv1.UserInfo {
+	info := authenticationv1.UserInfo{Username: u.Name, UID: u.UID, Groups: u.Groups}
+	if len(u.Extra) > 0 {
+		info.Extra = make(map[string]authenticationv1.ExtraValue, len(u.Extra))
+		for k, v := range u.Extra {
+			info.Extra[k] = authenticationv1.ExtraValue(v)
+		}
+	}
+	return info
 }
 
 // reviewStrategy is the strategy of the review resources. Their only

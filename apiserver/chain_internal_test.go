@@ -19,5 +19,5 @@ func TestHandlerChainOrder(t *testing.T) {
 	for _, f := range s.filters {
 		names = append(names, f.name)
 	}
-	assert.Equal(t, []string{"panic-recovery", "request-info", "metrics", "authentication", "audit", "impersonation", "authorization", "limits"}, names)
+	assert.Equal(t, []string{"panic-recovery", "request-info", "tracing", "metrics", "authentication", "audit", "impersonation", "authorization", "limits"}, names)
 }

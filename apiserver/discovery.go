@@ -9,6 +9,7 @@ import (
 
 	"github.com/minicp/minicp/api/apierrors"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
+	policyv1 "github.com/minicp/minicp/api/policy/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/apiserver/registry"
 	"github.com/minicp/minicp/apiserver/responsewriters"
@@ -22,16 +23,26 @@ import (
 var subresourceVerbs = map[string][]string{
 	"status":   {"get", "patch", "update"},
 	"binding":  {"create"},
+	"eviction": {"create"},
 	"finalize": {"update"},
 	"log":      {"get"},
-	"scale":    {"get", "patch", "update"},
+	// The subresources that relay a connection: GET and POST upgrade
+	// (exec, attach, portforward); proxy relays every method.
+	"exec":        {"create", "get"},
+	"attach":      {"create", "get"},
+	"portforward": {"create", "get"},
+	"proxy":       {"create", "delete", "get", "patch", "update"},
+	"scale":       {"get", "patch", "update"},
+	"token":       {"create"},
 }
 
 // subresourceKinds are the kinds of subresources whose body is not the
 // resource's own kind.
 var subresourceKinds = map[string]runtime.GroupVersionKind{
-	"binding": {Version: "v1", Kind: "Binding"},
-	"scale":   registry.ScaleGVK,
+	"binding":  {Version: "v1", Kind: "Binding"},
+	"eviction": policyv1.EvictionGVK,
+	"scale":    registry.ScaleGVK,
+	"token":    {Group: "authentication.k8s.io", Version: "v1", Kind: "TokenRequest"},
 }
 
 // serveAPIVersions serves /api: the legacy core group's versions, or its

@@ -65,6 +65,9 @@ type resource struct {
 	// get are GET-only subresources served by a handler of their own,
 	// such as pods/log (see addGetSubresource).
 	get map[string]http.Handler
+	// connect are subresources of any method served by a handler of
+	// their own, such as pods/exec (see addConnectSubresource).
+	connect map[string]http.Handler
 	// cacher is the resource's watch cache, nil when caching is disabled.
 	cacher *watchcache.Cacher
 	// warnings: see Resource.Warnings.
@@ -92,6 +95,7 @@ func (s *Server) InstallResource(r Resource) error {
 		Converter:       r.Converter,
 		Logger:          s.log,
 		RequestObserver: s.etcdObserver(r.Info.GVR.GroupResource()),
+		Tracing:         s.tracing,
 	})
 	if err != nil {
 		return fmt.Errorf("install %s: %w", r.Info.GVR, err)
@@ -119,6 +123,7 @@ func (s *Server) InstallResource(r Resource) error {
 			BookmarkFrequency: s.bookmarkFrequency,
 			Clock:             s.clock,
 			Logger:            s.log.With("resource", r.Info.GVR.Resource),
+			Tracing:           s.tracing,
 		})
 		if err != nil {
 			return fmt.Errorf("install %s: %w", r.Info.GVR, err)
@@ -313,6 +318,10 @@ func (s *Server) serveSubresource(w http.ResponseWriter, r *http.Request, res *r
 			responsewriters.WriteError(w, r, methodNotAllowed(r.Method))
 			return
 		}
+		h.ServeHTTP(w, r)
+		return
+	}
+	if h, ok := res.connect[info.Subresource]; ok {
 		h.ServeHTTP(w, r)
 		return
 	}

@@ -2,6 +2,7 @@ package apiserver
 
 import (
 	"context"
+	"crypto"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -28,6 +29,7 @@ import (
 	"github.com/minicp/minicp/apiserver/webhookclient"
 	"github.com/minicp/minicp/clock"
 	"github.com/minicp/minicp/logging"
+	"github.com/minicp/minicp/tracing"
 	"github.com/minicp/minicp/watchcache"
 )
 
@@ -47,6 +49,8 @@ type Options struct {
 	Authenticator authn.Authenticator
 	// AnonymousAuth lets requests without credentials in as
 	// system:anonymous (what the authorizer then allows is up to it).
+	// Without it, only the public paths (authz.PublicPaths: health and
+	// version) answer requests without credentials; the rest are 401.
 	AnonymousAuth bool
 	// Authorizer decides who may do what. Defaults to the authorizer
 	// AuthorizationMode names.
@@ -86,6 +90,37 @@ type Options struct {
 	// DisableProfiling turns off /debug/pprof, which kube-apiserver's
 	// --profiling serves by default.
 	DisableProfiling bool
+	// ProxyDialer connects pods/proxy and services/proxy to pod IPs.
+	// Defaults to dialling them as they are, which reaches nothing unless
+	// the machine routes the pod network; a cluster of simulated kubelets
+	// gives one that finds the simulated servers.
+	ProxyDialer func(ctx context.Context, network, address string) (net.Conn, error)
+	// ServiceAccountSigningKey signs and verifies service account tokens
+	// (kube-apiserver's --service-account-signing-key-file and
+	// --service-account-key-file): an *ecdsa.PrivateKey or an
+	// *rsa.PrivateKey. Defaults to a new P-256 key, so tokens issued
+	// before a restart fail after it.
+	ServiceAccountSigningKey crypto.Signer
+	// ServiceAccountIssuer is the iss claim of service account tokens
+	// (--service-account-issuer). Defaults to
+	// authn.DefaultServiceAccountIssuer.
+	ServiceAccountIssuer string
+	// APIAudiences are the audiences a token must be for to authenticate
+	// a request, and those of a token requested without any
+	// (--api-audiences). Defaults to {ServiceAccountIssuer}.
+	APIAudiences []string
+	// ServiceAccountAdmission runs the ServiceAccount admission plugin in
+	// DefaultAdmission: pods get a service account, which must exist, and
+	// its token mounted. Off by default, as envtest runs kube-apiserver
+	// (--disable-admission-plugins=ServiceAccount): with it, no pod can be
+	// created in a namespace before the ServiceAccount controller has
+	// made its "default" service account.
+	ServiceAccountAdmission bool
+	// Tracing, when set, traces each request as spans: the filters,
+	// admission, the etcd transaction, and the watch cache's dispatch of
+	// the event it wrote (package tracing). Defaults to nil: nothing
+	// traced.
+	Tracing *tracing.Tracing
 }
 
 // Server is a running API server's state: its resources and handler. It
@@ -96,9 +131,12 @@ type Server struct {
 	prefix  string
 	clock   clock.Clock
 	log     *slog.Logger
+	tracing *tracing.Tracing
 	handler http.Handler
 	// filters is the handler chain in request order, outermost first.
 	filters []filter
+	// proxyDialer is Options.ProxyDialer.
+	proxyDialer func(ctx context.Context, network, address string) (net.Conn, error)
 
 	// metrics are the server's own, on metricsRegistry; gatherer is
 	// what /metrics serves: those and Options.MetricsGatherer.
@@ -121,6 +159,15 @@ type Server struct {
 	rbac *authzrbac.Authorizer
 	// policyReadyCh is closed once the default RBAC policy is reconciled.
 	policyReadyCh chan struct{}
+
+	// saSigner issues service account tokens; apiAudiences are the
+	// server's own audiences; tokenAuthenticators are what a TokenReview
+	// asks.
+	saSigner            *authn.ServiceAccountSigner
+	apiAudiences        []string
+	tokenAuthenticators authn.TokenUnion
+	// serviceAccountAdmission is Options.ServiceAccountAdmission.
+	serviceAccountAdmission bool
 
 	watchCacheDisabled bool
 	bookmarkFrequency  time.Duration
@@ -171,6 +218,7 @@ func New(opts Options) (*Server, error) {
 		prefix:    opts.StoragePrefix,
 		clock:     opts.Clock,
 		log:       log,
+		tracing:   opts.Tracing,
 		resources: map[runtime.GroupVersionResource]*resource{},
 		cachers:   map[*watchcache.Cacher]context.CancelFunc{},
 
@@ -180,6 +228,9 @@ func New(opts Options) (*Server, error) {
 		watchCacheDisabled: opts.WatchCacheDisabled,
 		bookmarkFrequency:  opts.BookmarkFrequency,
 		profiling:          !opts.DisableProfiling,
+		proxyDialer:        opts.ProxyDialer,
+
+		serviceAccountAdmission: opts.ServiceAccountAdmission,
 	}
 	s.initMetrics(opts.MetricsGatherer)
 	if s.scheme == nil {
@@ -199,12 +250,25 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 
-	var authenticator authn.Authenticator = authn.Union{}
-	if opts.Authenticator != nil {
-		authenticator = opts.Authenticator
+	saTokens, err := s.setServiceAccountTokens(opts)
+	if err != nil {
+		return nil, err
 	}
+	s.installServiceAccountToken()
+	// Service account tokens are tried after the given authenticators,
+	// as kube-apiserver orders its token authenticators.
+	authenticator := authn.Union{saTokens}
+	s.tokenAuthenticators = authn.TokenUnion{saTokens}
+	if opts.Authenticator != nil {
+		authenticator = authn.Union{opts.Authenticator, saTokens}
+		s.tokenAuthenticators = append(authn.TokenAuthenticators(opts.Authenticator), saTokens)
+	}
+	// Without AnonymousAuth, the health and version endpoints still
+	// answer anonymously, what system:public-info-viewer grants
+	// system:unauthenticated.
+	requestAuthenticator := authn.WithAnonymousPaths(authenticator, authz.PublicPaths())
 	if opts.AnonymousAuth {
-		authenticator = authn.WithAnonymous(authenticator)
+		requestAuthenticator = authn.WithAnonymous(authenticator)
 	}
 	auditSink := opts.AuditSink
 	if auditSink == nil {
@@ -213,11 +277,16 @@ func New(opts Options) (*Server, error) {
 	s.filters = []filter{
 		{"panic-recovery", func(h http.Handler) http.Handler { return filters.WithPanicRecovery(h, log) }},
 		{"request-info", filters.WithRequestInfo},
+		{"tracing", func(h http.Handler) http.Handler { return filters.WithTracing(h, s.tracer()) }},
 		{"metrics", func(h http.Handler) http.Handler { return filters.WithMetrics(h, s.metrics, s.kindFor, opts.Clock) }},
-		{"authentication", func(h http.Handler) http.Handler { return filters.WithAuthentication(h, authenticator, log) }},
+		{"authentication", filters.TracedHop(tracing.HopAuthn, s.tracer(), func(h http.Handler) http.Handler {
+			return filters.WithAuthentication(h, requestAuthenticator, log)
+		}, userAttributes)},
 		{"audit", func(h http.Handler) http.Handler { return filters.WithAudit(h, auditSink, opts.Clock) }},
 		{"impersonation", func(h http.Handler) http.Handler { return filters.WithImpersonation(h, s.authorizer) }},
-		{"authorization", func(h http.Handler) http.Handler { return filters.WithAuthorization(h, s.authorizer, log) }},
+		{"authorization", filters.TracedHop(tracing.HopAuthz, s.tracer(), func(h http.Handler) http.Handler {
+			return filters.WithAuthorization(h, s.authorizer, log)
+		}, nil)},
 		{"limits", func(h http.Handler) http.Handler { return filters.WithLimits(h, opts.Limits) }},
 	}
 	s.handler = handlerChain(s.routes(), s.filters)
@@ -381,9 +450,14 @@ func (s *Server) routes() http.Handler {
 	r.Handle("/livez", serveHealth("livez", s.liveChecks)).Methods(get...)
 	r.Handle("/readyz", serveHealth("readyz", s.allReadyChecks)).Methods(get...)
 	r.HandleFunc("/version", s.serveVersion).Methods(get...)
+	r.HandleFunc(openIDConfigurationPath, s.serveOpenIDConfiguration).Methods(get...)
+	r.HandleFunc(jwksPath, s.serveJWKS).Methods(get...)
 	r.Handle("/metrics", s.metricsHandler()).Methods(get...)
 	if s.profiling {
 		installProfiling(r)
+	}
+	if s.tracing != nil {
+		r.HandleFunc(tracesPath, s.serveTraces).Methods(get...)
 	}
 	r.HandleFunc("/openapi/v2", s.serveOpenAPIV2).Methods(get...)
 	r.HandleFunc("/openapi/v3", s.serveOpenAPIV3Root).Methods(get...)

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"time"
 
+	"go.opentelemetry.io/otel/propagation"
 	"golang.org/x/time/rate"
 
 	admissionregistrationv1 "github.com/minicp/minicp/api/admissionregistration/v1"
@@ -24,6 +25,7 @@ import (
 	coordinationv1 "github.com/minicp/minicp/api/coordination/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	discoveryv1 "github.com/minicp/minicp/api/discovery/v1"
+	policyv1 "github.com/minicp/minicp/api/policy/v1"
 	rbacv1 "github.com/minicp/minicp/api/rbac/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/clock"
@@ -103,7 +105,7 @@ func NewScheme() (*runtime.Scheme, error) {
 	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, coordinationv1.AddToScheme,
 		appsv1.AddToScheme, batchv1.AddToScheme, autoscalingv1.AddToScheme, apiextensionsv1.AddToScheme, admissionregistrationv1.AddToScheme,
 		rbacv1.AddToScheme, authorizationv1.AddToScheme, authenticationv1.AddToScheme, discoveryv1.AddToScheme,
-		autoscalingv2.AddToScheme, certificatesv1.AddToScheme} {
+		autoscalingv2.AddToScheme, certificatesv1.AddToScheme, policyv1.AddToScheme} {
 		if err := add(s); err != nil {
 			return nil, fmt.Errorf("client: %w", err)
 		}
@@ -219,6 +221,9 @@ func (c *Client) sendOnce(ctx context.Context, r request) (*http.Response, error
 		}
 		req.Header.Set("Content-Type", ct)
 	}
+	// A request made in a trace (a reconcile, a scheduling cycle) carries
+	// it to the API server, whose spans join it; without one, nothing.
+	propagation.TraceContext{}.Inject(ctx, propagation.HeaderCarrier(req.Header))
 	resp, err := c.http.Do(req)
 	if err != nil {
 		return nil, err

@@ -21,6 +21,8 @@ import (
 type certs struct {
 	caPEM  []byte
 	server tls.Certificate
+	// authority also signs client certificates (IssueClientCertificate).
+	authority *ca
 }
 
 // certValidity is how long the serving certificate is valid: long
@@ -92,8 +94,9 @@ func newCerts(authority *ca, now time.Time, hosts []string) (*certs, error) {
 		return nil, fmt.Errorf("create serving certificate: %w", err)
 	}
 	return &certs{
-		caPEM:  pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: authority.der}),
-		server: tls.Certificate{Certificate: [][]byte{der, authority.der}, PrivateKey: key},
+		caPEM:     pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: authority.der}),
+		server:    tls.Certificate{Certificate: [][]byte{der, authority.der}, PrivateKey: key},
+		authority: authority,
 	}, nil
 }
 
@@ -107,9 +110,55 @@ func serial() *big.Int {
 	return n
 }
 
-// serverTLS is the API server's TLS configuration.
+// serverTLS is the API server's TLS configuration. It asks for a client
+// certificate signed by the cluster's CA but does not require one, as
+// kube-apiserver with --client-ca-file: a client without one presents
+// a token instead.
 func (c *certs) serverTLS() *tls.Config {
-	return &tls.Config{Certificates: []tls.Certificate{c.server}, MinVersion: tls.VersionTLS12}
+	return &tls.Config{
+		Certificates: []tls.Certificate{c.server}, MinVersion: tls.VersionTLS12,
+		ClientAuth: tls.VerifyClientCertIfGiven, ClientCAs: c.authority.pool(),
+	}
+}
+
+// pool is a certificate pool of the CA alone.
+func (a *ca) pool() *x509.CertPool {
+	pool := x509.NewCertPool()
+	pool.AddCert(a.cert)
+	return pool
+}
+
+// clientCertValidity is how long a client certificate is valid, as
+// kubeadm's: a year.
+const clientCertValidity = 365 * 24 * time.Hour
+
+// issueClientCert creates a client certificate for user in groups, the
+// identity the API server's X509 authenticator reads from it: the
+// subject's common name and organizations. It returns the certificate
+// and its key, PEM-encoded.
+func (a *ca) issueClientCert(now time.Time, user string, groups []string) (certPEM, keyPEM []byte, err error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, nil, fmt.Errorf("generate client key: %w", err)
+	}
+	template := &x509.Certificate{
+		SerialNumber: serial(),
+		Subject:      pkix.Name{CommonName: user, Organization: groups},
+		NotBefore:    now.Add(-time.Minute),
+		NotAfter:     now.Add(clientCertValidity),
+		KeyUsage:     x509.KeyUsageDigitalSignature,
+		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, template, a.cert, &key.PublicKey, a.key)
+	if err != nil {
+		return nil, nil, fmt.Errorf("create client certificate: %w", err)
+	}
+	keyDER, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		return nil, nil, fmt.Errorf("encode client key: %w", err)
+	}
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}),
+		pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), nil
 }
 
 // clientTLS trusts the cluster's CA.

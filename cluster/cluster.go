@@ -24,6 +24,7 @@ import (
 	"github.com/minicp/minicp/logging"
 	"github.com/minicp/minicp/scheduler/config"
 	"github.com/minicp/minicp/storage"
+	"github.com/minicp/minicp/tracing"
 )
 
 // Options configures a cluster. The zero value works: an embedded etcd in
@@ -59,20 +60,41 @@ type Options struct {
 	MetricsRegistry *prometheus.Registry
 	// DisableProfiling turns off the API server's /debug/pprof.
 	DisableProfiling bool
-	// PKIDir keeps the cluster's CA and the admin token across restarts,
-	// so kubeconfigs written before a restart keep working after it
-	// (ca.crt, ca.key, admin.token; created on first use). Defaults to
-	// none: a new CA and token at every start.
+	// PKIDir keeps the cluster's identity material across restarts, so
+	// kubeconfigs and service account tokens issued before a restart keep
+	// working after it: the CA (ca.crt, ca.key), which signs the serving
+	// certificate and the client certificates the API server accepts
+	// (CN = user, O = groups); the service account signing key (sa.key);
+	// and the admin token (admin.token); each created on first use.
+	// Defaults to none: new ones at every start.
 	PKIDir string
 	// Token is the admin's bearer token. Defaults to the one kept in
 	// PKIDir, or a random one.
 	Token string
 	// TokenAuthFile names a kube-apiserver --token-auth-file (CSV lines
 	// token,user,uid,"group1,group2") whose users are accepted besides the
-	// admin.
+	// admin. Besides these, the API server accepts client certificates
+	// signed by the cluster's CA (IssueClientCertificate) and service
+	// account tokens (serviceaccounts/token, `kubectl create token`), the
+	// latter as system:serviceaccount:<namespace>:<name> in the groups
+	// system:serviceaccounts and system:serviceaccounts:<namespace>.
 	TokenAuthFile string
-	// AnonymousAuth lets requests without a token in as system:anonymous.
+	// AnonymousAuth lets requests without credentials in as
+	// system:anonymous. Without it, only /healthz, /livez, /readyz and
+	// /version answer them (what system:public-info-viewer grants); the
+	// rest are 401.
 	AnonymousAuth bool
+	// ServiceAccountAdmission turns on the ServiceAccount admission
+	// plugin, as kube-apiserver has it by default: a pod without
+	// spec.serviceAccountName runs as "default", a pod naming a missing
+	// service account is rejected, and every container gets the pod's
+	// token, the CA bundle (the kube-root-ca.crt ConfigMap the
+	// root-ca-certificate-publisher-controller keeps in every namespace)
+	// and its namespace at /var/run/secrets/kubernetes.io/serviceaccount,
+	// from a projected kube-api-access-<random> volume whose token the
+	// kubelet requests. Off by default, as in envtest: a pod can then be
+	// created before its namespace's "default" service account exists.
+	ServiceAccountAdmission bool
 	// AuthorizationMode is the API server's (apiserver.Options):
 	// "AllowAuthenticated" (the default) or "RBAC". The admin is in
 	// system:masters, so RBAC never stops it; the components do not yet
@@ -107,6 +129,12 @@ type Options struct {
 	// process can run one cluster with them on: they listen on fixed
 	// loopback addresses (see package proxy).
 	DisableServiceNetwork bool
+	// Tracing, when set, traces every request and what it causes across
+	// the components (package tracing): the API server's hops, the watch
+	// cache, informers, reconciles, scheduling cycles and pod syncs, with
+	// their spans kept in Tracing's Recorder. Defaults to nil: nothing
+	// traced, at no cost.
+	Tracing *tracing.Tracing
 	// Clock defaults to clock.Real.
 	Clock clock.Clock
 	// Logger defaults to a discard logger.
@@ -200,16 +228,28 @@ func (c *Cluster) Start(ctx context.Context) (err error) {
 		}
 	}()
 
-	var authenticator authn.Authenticator = authn.NewTokenFile([]authn.TokenUser{{
+	// Certificates are checked against the real time by every TLS peer,
+	// whatever clock the cluster runs on.
+	authority, err := loadOrCreateCA(c.opts.PKIDir, time.Now())
+	if err != nil {
+		return fmt.Errorf("cluster: %w", err)
+	}
+	saKey, err := loadOrCreateServiceAccountKey(c.opts.PKIDir)
+	if err != nil {
+		return fmt.Errorf("cluster: %w", err)
+	}
+	// Client certificates first, then tokens, as kube-apiserver orders
+	// its authenticators.
+	authenticator := authn.Union{authn.NewX509(authority.pool(), nil), authn.NewTokenFile([]authn.TokenUser{{
 		Token: c.token,
 		User:  request.User{Name: "minicp-admin", UID: "minicp-admin", Groups: []string{request.SystemPrivilegedGroup}},
-	}})
+	}})}
 	if c.opts.TokenAuthFile != "" {
 		users, err := authn.ReadTokenFile(c.opts.TokenAuthFile)
 		if err != nil {
 			return fmt.Errorf("cluster: %w", err)
 		}
-		authenticator = authn.Union{authenticator, users}
+		authenticator = append(authenticator, users)
 	}
 	server, err := apiserver.New(apiserver.Options{
 		Etcd:          etcdClient,
@@ -224,6 +264,11 @@ func (c *Cluster) Start(ctx context.Context) (err error) {
 		AuditSink:         c.opts.AuditSink,
 		MetricsGatherer:   c.opts.MetricsRegistry,
 		DisableProfiling:  c.opts.DisableProfiling,
+		ProxyDialer:       c.dialPod,
+		// Kept in PKIDir, so tokens outlive a restart.
+		ServiceAccountSigningKey: saKey,
+		ServiceAccountAdmission:  c.opts.ServiceAccountAdmission,
+		Tracing:                  c.opts.Tracing,
 	})
 	if err != nil {
 		return fmt.Errorf("cluster: %w", err)
@@ -249,13 +294,6 @@ func (c *Cluster) Start(ctx context.Context) (err error) {
 		}
 	}
 	host, _, _ := net.SplitHostPort(ln.Addr().String())
-	// Certificates are checked against the real time by every TLS peer,
-	// whatever clock the cluster runs on.
-	authority, err := loadOrCreateCA(c.opts.PKIDir, time.Now())
-	if err != nil {
-		ln.Close()
-		return fmt.Errorf("cluster: %w", err)
-	}
 	certs, err := newCerts(authority, time.Now(), []string{host, "127.0.0.1", "::1", "localhost"})
 	if err != nil {
 		ln.Close()
@@ -398,6 +436,21 @@ func (b *bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+b.token)
 	return b.next.RoundTrip(r)
+}
+
+// IssueClientCertificate returns a client certificate signed by the
+// cluster's CA, and its key, both PEM-encoded: the API server
+// authenticates a client presenting it as user, in groups and
+// system:authenticated (a kubeconfig's client-certificate-data and
+// client-key-data). Valid once Ready is closed.
+func (c *Cluster) IssueClientCertificate(user string, groups []string) (certPEM, keyPEM []byte, err error) {
+	c.mu.Lock()
+	certs := c.certs
+	c.mu.Unlock()
+	if certs == nil {
+		return nil, nil, ErrNotReady
+	}
+	return certs.authority.issueClientCert(time.Now(), user, groups)
 }
 
 // Token is the admin's bearer token.

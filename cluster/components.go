@@ -55,11 +55,12 @@ func (c *Cluster) newComponents(server *apiserver.Server) (*components, error) {
 		return nil, fmt.Errorf("cluster: %w", err)
 	}
 	if len(controllers) > 0 {
-		mgr, err := manager.New(manager.Options{Client: cl, Clock: c.opts.Clock, Logger: c.log, MetricsRegistry: c.opts.MetricsRegistry})
+		mgr, err := manager.New(manager.Options{Client: cl, Clock: c.opts.Clock, Logger: c.log, MetricsRegistry: c.opts.MetricsRegistry,
+			Tracing: c.opts.Tracing, Name: "controller-manager"})
 		if err != nil {
 			return nil, fmt.Errorf("cluster: controller-manager: %w", err)
 		}
-		if err := controllermanager.Add(mgr, controllers); err != nil {
+		if err := controllermanager.Add(mgr, controllers, controllermanager.Config{RootCA: c.CACertificate()}); err != nil {
 			return nil, fmt.Errorf("cluster: %w", err)
 		}
 		comps.controllerManager = mgr
@@ -75,7 +76,7 @@ func (c *Cluster) newComponents(server *apiserver.Server) (*components, error) {
 		return comps, nil
 	}
 	if comps.scheduler, err = scheduler.New(scheduler.Options{Clientset: cs, Config: c.opts.SchedulerConfig, Clock: c.opts.Clock,
-		Logger: c.log, MetricsRegistry: c.opts.MetricsRegistry}); err != nil {
+		Logger: c.log, MetricsRegistry: c.opts.MetricsRegistry, Tracing: c.opts.Tracing}); err != nil {
 		return nil, fmt.Errorf("cluster: scheduler: %w", err)
 	}
 	for i := range c.opts.Nodes {
@@ -87,6 +88,7 @@ func (c *Cluster) newComponents(server *apiserver.Server) (*components, error) {
 			ClusterNetwork: clusterNetworkOrNil(clusterNet),
 			Clock:          c.opts.Clock,
 			Logger:         c.log,
+			Tracing:        c.opts.Tracing,
 		})
 		if err != nil {
 			return nil, fmt.Errorf("cluster: kubelet %d: %w", i, err)

@@ -1,7 +1,9 @@
 package cluster
 
 import (
+	"crypto"
 	"crypto/ecdsa"
+	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/x509"
 	"encoding/hex"
@@ -21,6 +23,9 @@ const (
 	caCertFile     = "ca.crt"
 	caKeyFile      = "ca.key"
 	adminTokenFile = "admin.token"
+	// saKeyFile signs service account tokens; kept, a token issued
+	// before a restart still authenticates after it.
+	saKeyFile = "sa.key"
 )
 
 // loadOrCreateCA returns the CA kept in dir, creating and saving one the
@@ -89,6 +94,64 @@ func parseCA(certPEM, keyPEM []byte) (*ca, error) {
 		return nil, fmt.Errorf("%s does not match %s", caKeyFile, caCertFile)
 	}
 	return &ca{cert: cert, der: certBlock.Bytes, key: key}, nil
+}
+
+// loadOrCreateServiceAccountKey returns the service account signing key
+// kept in dir, creating and saving a P-256 key the first time. A key kept
+// there by kubeadm (RSA, PKCS#1 or PKCS#8) is used as it is. With dir
+// empty it returns nil: the API server makes a key of its own.
+func loadOrCreateServiceAccountKey(dir string) (crypto.Signer, error) {
+	if dir == "" {
+		return nil, nil
+	}
+	name := filepath.Join(dir, saKeyFile)
+	b, err := os.ReadFile(name)
+	switch {
+	case err == nil:
+		return parsePrivateKey(b)
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("read service account key: %w", err)
+	}
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, fmt.Errorf("generate service account key: %w", err)
+	}
+	der, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		return nil, fmt.Errorf("encode service account key: %w", err)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("create PKI directory: %w", err)
+	}
+	if err := writeFileAtomic(name, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: der})); err != nil {
+		return nil, err
+	}
+	return key, nil
+}
+
+// parsePrivateKey reads a PEM private key in any of the forms kubeadm and
+// openssl write.
+func parsePrivateKey(b []byte) (crypto.Signer, error) {
+	block, _ := pem.Decode(b)
+	if block == nil {
+		return nil, fmt.Errorf("%s: no PEM key", saKeyFile)
+	}
+	switch block.Type {
+	case "EC PRIVATE KEY":
+		return x509.ParseECPrivateKey(block.Bytes)
+	case "RSA PRIVATE KEY":
+		return x509.ParsePKCS1PrivateKey(block.Bytes)
+	case "PRIVATE KEY":
+		key, err := x509.ParsePKCS8PrivateKey(block.Bytes)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", saKeyFile, err)
+		}
+		if signer, ok := key.(crypto.Signer); ok {
+			return signer, nil
+		}
+		return nil, fmt.Errorf("%s: unsupported key type %T", saKeyFile, key)
+	}
+	return nil, fmt.Errorf("%s: unsupported PEM block %q", saKeyFile, block.Type)
 }
 
 // loadOrCreateToken returns the admin token kept in dir, creating and

@@ -13,6 +13,7 @@ import (
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock"
 	"github.com/minicp/minicp/logging"
+	"github.com/minicp/minicp/tracing"
 	"github.com/minicp/minicp/wait"
 )
 
@@ -33,6 +34,10 @@ type SharedInformerFactoryOptions struct {
 	Clock clock.Clock
 	// Logger defaults to a discard logger.
 	Logger *slog.Logger
+	// Tracing and Component are every informer's (see
+	// SharedInformerOptions).
+	Tracing   *tracing.Tracing
+	Component string
 }
 
 // SharedInformerFactory hands out one SharedInformer per resource, so all
@@ -102,6 +107,8 @@ func (f *SharedInformerFactory) InformerFor(gvr runtime.GroupVersionResource) (*
 		Backoff:       f.opts.Backoff,
 		Clock:         f.opts.Clock,
 		Logger:        f.log,
+		Tracing:       f.opts.Tracing,
+		Component:     f.opts.Component,
 	})
 	if err != nil {
 		return nil, err

@@ -5,13 +5,18 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"sync"
 	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/clock"
 	"github.com/minicp/minicp/logging"
+	"github.com/minicp/minicp/tracing"
 	"github.com/minicp/minicp/wait"
 )
 
@@ -42,6 +47,14 @@ type SharedInformerOptions struct {
 	Clock clock.Clock
 	// Logger defaults to a discard logger.
 	Logger *slog.Logger
+	// Tracing, when set, records the delivery of each change a traced
+	// write made as an informer.delta span of Component, linked to the
+	// write. Defaults to nil: nothing traced.
+	Tracing *tracing.Tracing
+	// Component names the informer's owner in traces ("scheduler",
+	// "kubelet/node-1"), so a learner reads "the scheduler's pods
+	// informer". Defaults to "informer".
+	Component string
 }
 
 // SharedInformer keeps an Indexer of one resource in step with the API
@@ -66,6 +79,8 @@ type SharedInformer struct {
 	defaultResync time.Duration
 	clock         clock.Clock
 	log           *slog.Logger
+	tracer        trace.Tracer
+	revisions     *tracing.Revisions
 	indexer       *Indexer
 	fifo          *DeltaFIFO
 
@@ -100,6 +115,9 @@ func NewSharedInformer(opts SharedInformerOptions) (*SharedInformer, error) {
 	if opts.ResyncPeriod > 0 && opts.ResyncPeriod < minimumResyncPeriod {
 		opts.ResyncPeriod = minimumResyncPeriod
 	}
+	if opts.Component == "" {
+		opts.Component = "informer"
+	}
 	indexer := NewIndexer(MetaNamespaceKeyFunc, nil)
 	if err := indexer.AddIndexers(opts.Indexers); err != nil {
 		return nil, err
@@ -115,6 +133,8 @@ func NewSharedInformer(opts SharedInformerOptions) (*SharedInformer, error) {
 		resyncCheckPeriod: opts.ResyncPeriod,
 		clock:             opts.Clock,
 		log:               logging.OrDiscard(opts.Logger).With("component", "informer", "resource", opts.Name),
+		tracer:            opts.Tracing.Tracer(opts.Component),
+		revisions:         opts.Tracing.Revisions(),
 		indexer:           indexer,
 		fifo:              NewDeltaFIFO(DeltaFIFOOptions{KeyFunction: MetaNamespaceKeyFunc, KnownObjects: indexer}),
 	}, nil
@@ -326,8 +346,9 @@ func (s *SharedInformer) handleDeltaLocked(d Delta, isInInitialList bool) error 
 		if err := s.indexer.Delete(d.Object); err != nil {
 			return err
 		}
-		s.logDelta(d)
+		end := s.traceDelta(d)
 		s.distributeLocked(notification{kind: deleteNotification, deleted: d.Object}, false)
+		end()
 		return nil
 	}
 	obj, ok := d.Object.(runtime.Object)
@@ -342,8 +363,9 @@ func (s *SharedInformer) handleDeltaLocked(d Delta, isInInitialList bool) error 
 		if err := s.indexer.Add(obj); err != nil {
 			return err
 		}
-		s.logDelta(d)
+		end := s.traceDelta(d)
 		s.distributeLocked(notification{kind: addNotification, newObj: obj, isInInitialList: isInInitialList}, false)
+		end()
 		return nil
 	}
 	if err := s.indexer.Update(obj); err != nil {
@@ -353,8 +375,9 @@ func (s *SharedInformer) handleDeltaLocked(d Delta, isInInitialList bool) error 
 	// change is no update, only a resync for the listeners due one.
 	isSync := d.Type == Sync ||
 		d.Type == Replaced && metav1.MustAccessor(old).ResourceVersion == metav1.MustAccessor(obj).ResourceVersion
-	s.logDelta(d)
+	end := s.traceDelta(d)
 	s.distributeLocked(notification{kind: updateNotification, oldObj: old, newObj: obj}, isSync)
+	end()
 	return nil
 }
 
@@ -387,20 +410,40 @@ func (s *SharedInformer) shouldResync() bool {
 	return len(s.syncing) > 0
 }
 
-// logDelta traces one change at Debug, as the informer.delta hop.
-func (s *SharedInformer) logDelta(d Delta) {
-	if !s.log.Enabled(context.Background(), slog.LevelDebug) {
-		return
+// traceDelta records one change as the informer.delta hop: a Debug
+// record, and, when a traced write made it, a span linked to the write,
+// which the returned func ends once the change is handed to the
+// listeners.
+func (s *SharedInformer) traceDelta(d Delta) (end func()) {
+	debug := s.log.Enabled(context.Background(), slog.LevelDebug)
+	if !debug && s.revisions == nil {
+		return func() {}
 	}
-	attrs := []any{"hop", "informer.delta", "type", string(d.Type)}
 	obj := d.Object
 	if tomb, ok := obj.(DeletedFinalStateUnknown); ok {
 		obj = tomb.Obj
 	}
+	var meta *metav1.ObjectMeta
 	if ro, ok := obj.(runtime.Object); ok {
-		if meta, err := metav1.Accessor(ro); err == nil {
+		meta, _ = metav1.Accessor(ro)
+	}
+	if debug {
+		attrs := []any{"hop", tracing.HopInformerDelta, "type", string(d.Type)}
+		if meta != nil {
 			attrs = append(attrs, "namespace", meta.Namespace, "name", meta.Name, "rv", meta.ResourceVersion)
 		}
+		s.log.Debug("delta", attrs...)
 	}
-	s.log.Debug("delta", attrs...)
+	if meta == nil {
+		return func() {}
+	}
+	rev, _ := strconv.ParseInt(meta.ResourceVersion, 10, 64)
+	link, ok := s.revisions.Link(rev)
+	if !ok {
+		return func() {}
+	}
+	_, span := s.tracer.Start(context.Background(), tracing.HopInformerDelta, trace.WithLinks(link),
+		trace.WithAttributes(tracing.KeyInformer.String(s.name), attribute.String("type", string(d.Type)),
+			tracing.KeyNamespace.String(meta.Namespace), tracing.KeyName.String(meta.Name), tracing.KeyRV.Int64(rev)))
+	return func() { span.End() }
 }

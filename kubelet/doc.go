@@ -43,7 +43,10 @@
 //     final status, then the final DELETE with gracePeriodSeconds 0 and a
 //     UID precondition;
 //   - serves container logs over HTTP (log_server.go), which the API
-//     server's pods/log relays for `kubectl logs [-f]`.
+//     server's pods/log relays for `kubectl logs [-f]`, and the streams
+//     of exec, attach and port-forward (exec_server.go, over package
+//     streaming), which its pods/exec, pods/attach and pods/portforward
+//     relay for `kubectl exec`, `attach`, `cp` and `port-forward`.
 //
 // # Addresses
 //

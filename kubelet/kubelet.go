@@ -11,6 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	coordinationv1 "github.com/minicp/minicp/api/coordination/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
@@ -24,6 +26,7 @@ import (
 	"github.com/minicp/minicp/kubelet/cri"
 	"github.com/minicp/minicp/kubelet/cri/simulated"
 	"github.com/minicp/minicp/logging"
+	"github.com/minicp/minicp/tracing"
 	"github.com/minicp/minicp/wait"
 )
 
@@ -118,6 +121,15 @@ type Options struct {
 	// LeaseDurationSeconds is the Lease's spec.leaseDurationSeconds.
 	// Defaults to DefaultLeaseDurationSeconds.
 	LeaseDurationSeconds int32
+	// Prober, when set, runs the containers' readiness and liveness
+	// probes instead of the kubelet's own exec, httpGet and tcpSocket
+	// handlers (see Prober). Defaults to none: the kubelet's handlers.
+	Prober Prober
+	// Tracing, when set, traces each pod sync as a kubelet.sync span of
+	// component "kubelet/<node>", linked to the write of the pod's
+	// version it syncs; the sandbox, the container starts and the status
+	// write join it. Defaults to nil: nothing traced.
+	Tracing *tracing.Tracing
 }
 
 // changeNotifier is the optional capability of a runtime to say when a
@@ -155,12 +167,15 @@ type Kubelet struct {
 	taints        []corev1.Taint
 	clock         clock.Clock
 	log           *slog.Logger
+	tracer        trace.Tracer
+	revisions     *tracing.Revisions
 	heartbeat     time.Duration
 	statusFreq    time.Duration
 	leaseDuration int32
 	recorder      *record.Recorder
 	probeClient   *http.Client
 	dialer        contextDialer
+	prober        Prober
 
 	source    *podSource
 	reflector *informer.Reflector
@@ -211,6 +226,8 @@ func New(opts Options) (*Kubelet, error) {
 		taints:        opts.Taints,
 		clock:         opts.Clock,
 		log:           logging.OrDiscard(opts.Logger).With("component", "kubelet", "node", opts.NodeName),
+		tracer:        opts.Tracing.Tracer("kubelet/" + opts.NodeName),
+		revisions:     opts.Tracing.Revisions(),
 		heartbeat:     opts.HeartbeatInterval,
 		statusFreq:    opts.NodeStatusUpdateFrequency,
 		leaseDuration: opts.LeaseDurationSeconds,
@@ -250,6 +267,7 @@ func New(opts Options) (*Kubelet, error) {
 	k.notifier, _ = k.runtime.(changeNotifier)
 	k.dialer, _ = k.runtime.(contextDialer)
 	k.probeClient = newProbeClient(k.dialer)
+	k.prober = opts.Prober
 	k.recorder = record.New(k.cs, record.Options{
 		Component: "kubelet", Host: k.nodeName, Clock: newEventClock(k.clock), Logger: opts.Logger,
 	})

@@ -27,7 +27,8 @@ const logServerShutdownTimeout = 5 * time.Second
 //
 //	GET /containerLogs/{namespace}/{pod}/{container}?follow=&tailLines=&timestamps=&sinceSeconds=&sinceTime=&limitBytes=&previous=
 //
-// which the API server's pods/log relays. Shutdown: the listener closes,
+// which the API server's pods/log relays, and the streaming endpoints of
+// exec_server.go (exec, attach, portForward). Shutdown: the listener closes,
 // streams end with ctx, and serveLogs returns once every connection is
 // closed.
 //
@@ -37,6 +38,14 @@ const logServerShutdownTimeout = 5 * time.Second
 func (k *Kubelet) serveLogs(ctx context.Context, ln net.Listener) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /containerLogs/{namespace}/{pod}/{container}", k.serveContainerLogs)
+	// The streaming endpoints take GET (WebSocket) and POST (SPDY). Their
+	// connections are hijacked, which Shutdown does not wait for: streams
+	// does.
+	var streams hijackedHandlers
+	defer streams.closeAndWait()
+	mux.HandleFunc("/exec/{namespace}/{pod}/{container}", streams.wrap(k.serveExec))
+	mux.HandleFunc("/attach/{namespace}/{pod}/{container}", streams.wrap(k.serveAttach))
+	mux.HandleFunc("/portForward/{namespace}/{pod}", streams.wrap(k.servePortForward))
 	srv := &http.Server{
 		Handler: mux,
 		// Slow clients may not hold a connection without sending headers.

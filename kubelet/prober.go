@@ -95,7 +95,7 @@ func (k *Kubelet) runProbes(ctx context.Context, pod *corev1.Pod, rt *podRuntime
 				continue
 			}
 			if now := k.clock.Now(); !now.Before(p.state.nextAt) {
-				ok, output := k.probe(ctx, pod, c, cs, sb, p.state.probe)
+				ok, output := k.runProbe(ctx, pod, c, cs, sb, p.state.probe)
 				if ctx.Err() != nil {
 					return
 				}

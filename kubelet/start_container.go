@@ -7,8 +7,11 @@ import (
 	"strings"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
+
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	"github.com/minicp/minicp/kubelet/cri"
+	"github.com/minicp/minicp/tracing"
 )
 
 // startContainer runs one attempt of a container in the pod's sandbox:
@@ -54,6 +57,7 @@ func (k *Kubelet) startContainer(ctx context.Context, pod *corev1.Pod, c *corev1
 	k.event(pod, corev1.EventTypeNormal, "Started", "Started container %s", c.Name)
 	k.log.Debug("container started", "hop", "kubelet.container.start", "namespace", pod.Namespace, "pod", pod.Name,
 		"container", c.Name, "attempt", attempt)
+	tracing.Mark(ctx, k.component(), tracing.HopRuntimeContainer, attribute.String("container", c.Name), attribute.Int("attempt", int(attempt)))
 }
 
 // ensureImage makes sure the container's image is on the node, pulling it
@@ -163,6 +167,9 @@ func (k *Kubelet) containerConfig(ctx context.Context, pod *corev1.Pod, c *corev
 		WorkingDir: c.WorkingDir,
 		Envs:       envs,
 		Mounts:     containerMounts(c, volumes, vars),
+		Stdin:      c.Stdin,
+		StdinOnce:  c.StdinOnce,
+		TTY:        c.TTY,
 		Labels: map[string]string{
 			labelPodName: pod.Name, labelPodNamespace: pod.Namespace, labelPodUID: pod.UID, labelContainerName: c.Name,
 		},

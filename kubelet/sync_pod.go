@@ -3,10 +3,15 @@ package kubelet
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
 
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	"github.com/minicp/minicp/kubelet/cri"
+	"github.com/minicp/minicp/tracing"
 )
 
 // retryPeriod is how long a sync that failed on the API or the runtime
@@ -63,6 +68,8 @@ func (st *podState) setWaiting(name, reason, message string) {
 // Upstream: k8s.io/kubernetes/pkg/kubelet (SyncPod, SyncTerminatingPod,
 // SyncTerminatedPod).
 func (k *Kubelet) syncPodWorker(ctx context.Context, w *podWorker, pod *corev1.Pod, deleted bool) syncResult {
+	ctx, span := k.startSyncSpan(ctx, pod, deleted)
+	defer span.End()
 	switch {
 	case deleted:
 		return k.cleanupPod(ctx, w, pod)
@@ -186,6 +193,7 @@ func (k *Kubelet) ensureSandbox(ctx context.Context, pod *corev1.Pod, rt *podRun
 		return nil
 	}
 	k.log.Debug("sandbox ready", "hop", "kubelet.sandbox", "namespace", pod.Namespace, "pod", pod.Name, "ip", sb.Network.IP)
+	tracing.Mark(ctx, k.component(), tracing.HopRuntimeSandbox, attribute.String("ip", sb.Network.IP))
 	return &sb
 }
 
@@ -305,3 +313,20 @@ func podGracePeriod(pod *corev1.Pod) time.Duration {
 	}
 	return time.Duration(corev1.DefaultTerminationGracePeriodSeconds) * time.Second
 }
+
+// startSyncSpan starts the span of one sync of pod: a trace of its own,
+// linked to the traced write of the pod's version being synced; a no-op
+// span when that write was not traced.
+func (k *Kubelet) startSyncSpan(ctx context.Context, pod *corev1.Pod, deleted bool) (context.Context, trace.Span) {
+	rev, _ := strconv.ParseInt(pod.ResourceVersion, 10, 64)
+	link, ok := k.revisions.Link(rev)
+	if !ok {
+		return ctx, trace.SpanFromContext(context.Background()) // a no-op span
+	}
+	return k.tracer.Start(ctx, tracing.HopKubeletSync, trace.WithNewRoot(), trace.WithLinks(link),
+		trace.WithAttributes(tracing.KeyNamespace.String(pod.Namespace), tracing.KeyName.String(pod.Name),
+			attribute.Bool("deleted", deleted), attribute.Bool("terminating", pod.DeletionTimestamp != nil)))
+}
+
+// component is the kubelet's name in traces.
+func (k *Kubelet) component() string { return "kubelet/" + k.nodeName }

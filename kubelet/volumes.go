@@ -23,7 +23,9 @@ type volumeFiles map[string]string
 // the volumes are set up.
 //
 // Other volumes (emptyDir, hostPath, downwardAPI, ...) have no files in
-// minicp: their mounts are left out of the containers.
+// minicp: their mounts are left out of the containers. A projected
+// volume's service account token is requested from the API server, and
+// its downward API files hold the pod's fields.
 //
 // Upstream: k8s.io/kubernetes/pkg/kubelet/volumemanager
 // (WaitForAttachAndMount) and the configmap, secret and projected volume
@@ -36,7 +38,7 @@ func (k *Kubelet) setUpVolumes(ctx context.Context, pod *corev1.Pod, st *podStat
 	volumes := map[string]volumeFiles{}
 	ok := true
 	for _, v := range pod.Spec.Volumes {
-		files, err := volumeFilesOf(ctx, &v, src)
+		files, err := volumeFilesOf(ctx, &v, pod, src)
 		if err != nil {
 			if ctx.Err() != nil {
 				return false
@@ -59,7 +61,7 @@ func (k *Kubelet) setUpVolumes(ctx context.Context, pod *corev1.Pod, st *podStat
 
 // volumeFilesOf returns the files of v, or nil for a kind of volume
 // minicp has no files for.
-func volumeFilesOf(ctx context.Context, v *corev1.Volume, src *configSource) (volumeFiles, error) {
+func volumeFilesOf(ctx context.Context, v *corev1.Volume, pod *corev1.Pod, src *configSource) (volumeFiles, error) {
 	files := volumeFiles{}
 	switch {
 	case v.ConfigMap != nil:
@@ -74,6 +76,10 @@ func volumeFilesOf(ctx context.Context, v *corev1.Volume, src *configSource) (vo
 				errs = append(errs, addConfigMap(ctx, files, p.ConfigMap.Name, p.ConfigMap.Items, p.ConfigMap.Optional, src))
 			case p.Secret != nil:
 				errs = append(errs, addSecret(ctx, files, p.Secret.Name, p.Secret.Items, p.Secret.Optional, src))
+			case p.ServiceAccountToken != nil:
+				errs = append(errs, addServiceAccountToken(ctx, files, pod, p.ServiceAccountToken, src.cs))
+			case p.DownwardAPI != nil:
+				errs = append(errs, addDownwardAPI(files, pod, p.DownwardAPI.Items))
 			}
 		}
 		return files, errors.Join(errs...)

@@ -4,7 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
+
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/minicp/minicp/api/apierrors"
 	corev1 "github.com/minicp/minicp/api/core/v1"
@@ -12,6 +16,7 @@ import (
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/scheduler/framework"
 	"github.com/minicp/minicp/scheduler/internal/queue"
+	"github.com/minicp/minicp/tracing"
 )
 
 // podReasonSchedulerError is the PodScheduled=False reason when scheduling
@@ -51,12 +56,16 @@ func (s *Scheduler) scheduleOne(ctx context.Context) {
 		return
 	}
 
+	ctx, span := s.startCycleSpan(ctx, pod)
+	defer span.End()
 	s.cache.UpdateSnapshot(s.snapshot)
 	result, err := prof.framework.SchedulePod(ctx, pod, s.snapshot.List(), s.rand)
 	if err != nil {
+		span.SetStatus(codes.Error, err.Error())
 		s.handleSchedulingFailure(ctx, prof, pInfo, err)
 		return
 	}
+	span.SetAttributes(tracing.KeyNode.String(result.SuggestedHost))
 	// The binding goroutine and the cache keep the assumed copy: pod is
 	// the informer's and must not change.
 	assumed := pod.DeepCopy()
@@ -97,7 +106,13 @@ func (s *Scheduler) skipPodSchedule(pod *corev1.Pod) bool {
 // Upstream: schedule_one.go (bindingCycle, handleBindingCycleError).
 func (s *Scheduler) bindingCycle(ctx context.Context, prof *profile, pInfo *queue.QueuedPodInfo, assumed *corev1.Pod) {
 	node := assumed.Spec.NodeName
+	ctx, span := tracing.TracerFrom(ctx, "scheduler").Start(ctx, tracing.HopSchedulerBind,
+		trace.WithAttributes(tracing.KeyNamespace.String(assumed.Namespace), tracing.KeyName.String(assumed.Name), tracing.KeyNode.String(node)))
+	defer span.End()
 	err := s.bind(ctx, assumed)
+	if err != nil {
+		span.SetStatus(codes.Error, err.Error())
+	}
 	if err == nil {
 		s.logger.Debug("bound", "hop", "scheduler.bind", "namespace", assumed.Namespace, "pod", assumed.Name,
 			"uid", string(assumed.UID), "node", node)
@@ -289,4 +304,17 @@ func withTypeMeta(pod *corev1.Pod) *corev1.Pod {
 	c := *pod // shallow: only TypeMeta differs, and nothing is modified
 	c.TypeMeta = metav1.TypeMeta{Kind: "Pod", APIVersion: "v1"}
 	return &c
+}
+
+// startCycleSpan starts the span of pod's scheduling cycle: a trace of
+// its own, linked to the traced write of the pod's version being
+// scheduled; a no-op span when that write was not traced.
+func (s *Scheduler) startCycleSpan(ctx context.Context, pod *corev1.Pod) (context.Context, trace.Span) {
+	rev, _ := strconv.ParseInt(pod.ResourceVersion, 10, 64)
+	link, ok := s.revisions.Link(rev)
+	if !ok {
+		return ctx, trace.SpanFromContext(context.Background()) // a no-op span
+	}
+	return s.tracer.Start(ctx, tracing.HopSchedulerCycle, trace.WithNewRoot(), trace.WithLinks(link),
+		trace.WithAttributes(tracing.KeyNamespace.String(pod.Namespace), tracing.KeyName.String(pod.Name)))
 }

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/prometheus/client_golang/prometheus"
 
 	corev1 "github.com/minicp/minicp/api/core/v1"
@@ -24,6 +26,7 @@ import (
 	"github.com/minicp/minicp/scheduler/internal/cache"
 	"github.com/minicp/minicp/scheduler/internal/queue"
 	"github.com/minicp/minicp/scheduler/plugins"
+	"github.com/minicp/minicp/tracing"
 	"github.com/minicp/minicp/wait"
 )
 
@@ -57,6 +60,11 @@ type Options struct {
 	// (scheduler_schedule_attempts_total, scheduler_pending_pods).
 	// Defaults to nil: none. One scheduler per registry.
 	MetricsRegistry prometheus.Registerer
+	// Tracing, when set, traces the scheduler's informers and each
+	// scheduling cycle (filter, score, bind), linked to the write of the
+	// pod it schedules; the binding joins the cycle's trace. Defaults to
+	// nil: nothing traced.
+	Tracing *tracing.Tracing
 }
 
 // Scheduler assigns unscheduled pods to nodes. Create it with New and run
@@ -65,11 +73,14 @@ type Options struct {
 //
 // Upstream: k8s.io/kubernetes/pkg/scheduler (Scheduler).
 type Scheduler struct {
-	cs       *client.Clientset
-	clock    clock.Clock
-	logger   *slog.Logger
-	rand     *rand.Rand
-	profiles map[string]*profile
+	cs     *client.Clientset
+	clock  clock.Clock
+	logger *slog.Logger
+	tracer trace.Tracer
+	// revisions finds the writes of the pods the scheduler schedules.
+	revisions *tracing.Revisions
+	rand      *rand.Rand
+	profiles  map[string]*profile
 
 	cache    *cache.Cache
 	queue    *queue.PriorityQueue
@@ -132,15 +143,17 @@ func New(opts Options) (*Scheduler, error) {
 	}
 	base := logging.OrDiscard(opts.Logger)
 	s := &Scheduler{
-		cs:       opts.Clientset,
-		clock:    opts.Clock,
-		logger:   base.With("component", "scheduler"),
-		rand:     opts.Rand,
-		profiles: map[string]*profile{},
-		cache:    cache.New(),
-		snapshot: cache.NewSnapshot(),
-		changed:  &wait.Broadcast{},
-		readyCh:  make(chan struct{}),
+		cs:        opts.Clientset,
+		clock:     opts.Clock,
+		logger:    base.With("component", "scheduler"),
+		tracer:    opts.Tracing.Tracer("scheduler"),
+		revisions: opts.Tracing.Revisions(),
+		rand:      opts.Rand,
+		profiles:  map[string]*profile{},
+		cache:     cache.New(),
+		snapshot:  cache.NewSnapshot(),
+		changed:   &wait.Broadcast{},
+		readyCh:   make(chan struct{}),
 
 		bindingSlots: make(chan struct{}, maxBindingsInFlight),
 	}
@@ -167,6 +180,7 @@ func New(opts Options) (*Scheduler, error) {
 	}
 	s.factory, err = informer.NewSharedInformerFactory(informer.SharedInformerFactoryOptions{
 		Client: opts.Clientset.Client(), Clock: opts.Clock, Logger: base,
+		Tracing: opts.Tracing, Component: "scheduler",
 	})
 	if err != nil {
 		return nil, fmt.Errorf("scheduler: %w", err)

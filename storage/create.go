@@ -41,19 +41,23 @@ func (s *Store) Create(ctx context.Context, key string, obj runtime.Object) (run
 	if err != nil {
 		return nil, fmt.Errorf("create %s %s: encode: %w", s.gr, key, err)
 	}
+	hop := s.startTxn(ctx, "create", key, 0)
 	done := s.observe("create")
-	resp, err := s.client.Txn(ctx).
+	resp, err := s.client.Txn(hop.ctx).
 		If(clientv3.Compare(clientv3.CreateRevision(preparedKey), "=", 0)).
 		Then(clientv3.OpPut(preparedKey, string(data))).
 		Commit()
 	done()
 	if err != nil {
+		hop.failed(err)
 		return nil, fmt.Errorf("create %s %s: %w", s.gr, key, err)
 	}
 	if !resp.Succeeded {
-		return nil, NewExistsError(key, 0)
+		err := NewExistsError(key, 0)
+		hop.failed(err)
+		return nil, err
 	}
 	rev := resp.Header.Revision
-	s.logger.DebugContext(ctx, "etcd txn", "hop", "etcd.txn", "verb", "create", "key", key, "rv", rev)
+	hop.committed(rev)
 	return s.decode(ctx, key, data, rev)
 }

@@ -50,23 +50,25 @@ func (s *Store) Delete(ctx context.Context, key string, opts DeleteOptions) (run
 				return nil, err
 			}
 		}
+		hop := s.startTxn(ctx, "delete", key, state.rev)
 		done := s.observe("delete")
-		txn, err := s.client.Txn(ctx).
+		txn, err := s.client.Txn(hop.ctx).
 			If(clientv3.Compare(clientv3.ModRevision(preparedKey), "=", state.rev)).
 			Then(clientv3.OpDelete(preparedKey)).
 			Else(clientv3.OpGet(preparedKey)).
 			Commit()
 		done()
 		if err != nil {
+			hop.failed(err)
 			return nil, fmt.Errorf("delete %s %s: %w", s.gr, key, err)
 		}
 		if !txn.Succeeded {
-			s.logger.DebugContext(ctx, "etcd txn", "hop", "etcd.txn", "verb", "delete", "key", key, "rv", state.rev, "retry", true)
+			hop.retried(state.rev)
 			resp = (*clientv3.GetResponse)(txn.Responses[0].GetResponseRange())
 			continue
 		}
 		rev := txn.Header.Revision
-		s.logger.DebugContext(ctx, "etcd txn", "hop", "etcd.txn", "verb", "delete", "key", key, "rv", rev)
+		hop.committed(rev)
 		metav1.MustAccessor(state.obj).ResourceVersion = strconv.FormatInt(rev, 10)
 		return state.obj, nil
 	}

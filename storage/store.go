@@ -12,9 +12,11 @@ import (
 
 	"go.etcd.io/etcd/api/v3/mvccpb"
 	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.opentelemetry.io/otel/trace"
 
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/runtime"
+	"github.com/minicp/minicp/tracing"
 )
 
 // DefaultPrefix is the key prefix of a Store whose StoreOptions.Prefix is
@@ -44,6 +46,11 @@ type StoreOptions struct {
 	// records etcd_request_duration_seconds with it; watches are not
 	// requests and are not observed.
 	RequestObserver func(operation string) (done func())
+	// Tracing, when set, records each write's etcd transaction as an
+	// etcd.txn span in the writer's trace, and which span wrote each
+	// revision, so that whoever receives its watch event can link to
+	// it. Defaults to nil: nothing traced.
+	Tracing *tracing.Tracing
 }
 
 // Converter converts objects between the form a Store serves and the form
@@ -97,6 +104,8 @@ type Store struct {
 	converter  Converter
 	logger     *slog.Logger
 	observer   func(operation string) (done func())
+	tracer     trace.Tracer
+	revisions  *tracing.Revisions
 }
 
 var _ Interface = (*Store)(nil)
@@ -136,6 +145,8 @@ func NewStore(client *clientv3.Client, opts StoreOptions) (*Store, error) {
 		converter:  opts.Converter,
 		logger:     logger.With("component", "storage", "resource", opts.GroupResource.String()),
 		observer:   opts.RequestObserver,
+		tracer:     opts.Tracing.Tracer("apiserver"),
+		revisions:  opts.Tracing.Revisions(),
 	}, nil
 }
 

@@ -121,20 +121,22 @@ func (s *Store) GuaranteedUpdate(ctx context.Context, key string, opts UpdateOpt
 			}
 			return state.obj, nil
 		}
+		hop := s.startTxn(ctx, "update", key, state.rev)
 		done := s.observe("update")
-		txn, err := s.client.Txn(ctx).
+		txn, err := s.client.Txn(hop.ctx).
 			If(clientv3.Compare(clientv3.ModRevision(preparedKey), "=", state.rev)).
 			Then(clientv3.OpPut(preparedKey, string(data))).
 			Else(clientv3.OpGet(preparedKey)).
 			Commit()
 		done()
 		if err != nil {
+			hop.failed(err)
 			return nil, fmt.Errorf("update %s %s: %w", s.gr, key, err)
 		}
 		if !txn.Succeeded {
 			// Lost the race, or the copy was stale: the Else branch read the
 			// state that won it.
-			s.logger.DebugContext(ctx, "etcd txn", "hop", "etcd.txn", "verb", "update", "key", key, "rv", state.rev, "retry", true)
+			hop.retried(state.rev)
 			fresh := (*clientv3.GetResponse)(txn.Responses[0].GetResponseRange())
 			if state, err = s.getState(ctx, key, fresh, opts.IgnoreNotFound); err != nil {
 				return nil, err
@@ -143,7 +145,7 @@ func (s *Store) GuaranteedUpdate(ctx context.Context, key string, opts UpdateOpt
 			continue
 		}
 		rev := txn.Header.Revision
-		s.logger.DebugContext(ctx, "etcd txn", "hop", "etcd.txn", "verb", "update", "key", key, "rv", rev)
+		hop.committed(rev)
 		return s.decode(ctx, key, data, rev)
 	}
 }

@@ -10,11 +10,14 @@ import (
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/clock"
 	"github.com/minicp/minicp/logging"
 	"github.com/minicp/minicp/storage"
+	"github.com/minicp/minicp/tracing"
 )
 
 const (
@@ -81,6 +84,10 @@ type Options struct {
 	// watchers whose input is full before closing them; it refills at half
 	// of it per second. Defaults to 100ms.
 	DispatchTimeoutBudget time.Duration
+	// Tracing, when set, records each dispatched event as a
+	// watchcache.dispatch span linked to the span that wrote its
+	// revision. Defaults to nil: nothing traced.
+	Tracing *tracing.Tracing
 }
 
 // Cacher is a storage.Interface that serves watches, and reads at
@@ -107,6 +114,8 @@ type Cacher struct {
 	clock             clock.Clock
 	requestClock      clock.Clock
 	logger            *slog.Logger
+	tracer            trace.Tracer
+	revisions         *tracing.Revisions
 	bookmarkFrequency time.Duration
 
 	watchCache *watchCache
@@ -190,6 +199,7 @@ func New(opts Options) (*Cacher, error) {
 		c.indexFuncs = append(c.indexFuncs, opts.Indexers[name])
 	}
 	c.logger = logging.OrDiscard(opts.Logger).With("component", "watchcache", "resource", opts.ResourcePrefix)
+	c.tracer, c.revisions = opts.Tracing.Tracer("apiserver"), opts.Tracing.Revisions()
 	c.watchCache = newWatchCache(c.clock, opts.Capacity, c.indexNames)
 	c.progress = newProgressRequester(opts.Storage, c.requestClock)
 	return c, nil

@@ -3,9 +3,15 @@ package watchcache
 import (
 	"context"
 	"log/slog"
+	"strconv"
 
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+
+	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/watch"
 	"github.com/minicp/minicp/clock"
+	"github.com/minicp/minicp/tracing"
 )
 
 // dispatchEvents is the dispatcher: it takes the events the reflector
@@ -80,7 +86,15 @@ func (d *dispatcher) dispatch(ctx context.Context, ev *watchCacheEvent) {
 	// Sending can block, so it happens with mu released: a watcher that
 	// stops meanwhile takes the event and drops it (its stopCh is closed).
 	if c.logger.Enabled(ctx, slog.LevelDebug) {
-		c.logger.DebugContext(ctx, "dispatch", "hop", "watchcache.dispatch", "key", ev.Key, "rv", ev.ResourceVersion, "type", string(ev.Type), "watchers", len(d.watchers))
+		c.logger.DebugContext(ctx, "dispatch", "hop", tracing.HopWatchCacheDispatch, "key", ev.Key, "rv", ev.ResourceVersion, "type", string(ev.Type), "watchers", len(d.watchers))
+	}
+	if link, ok := c.writerLink(ev); ok {
+		// Only a traced write's event: the span is the write's next hop.
+		var span trace.Span
+		ctx, span = c.tracer.Start(ctx, tracing.HopWatchCacheDispatch, trace.WithNewRoot(), trace.WithLinks(link),
+			trace.WithAttributes(attribute.String("key", ev.Key), tracing.KeyRV.Int64(ev.ResourceVersion),
+				attribute.String("type", string(ev.Type)), attribute.Int("watchers", len(d.watchers))))
+		defer span.End()
 	}
 	for _, w := range d.watchers {
 		if !w.nonblockingAdd(ev) {
@@ -134,4 +148,29 @@ func (c *Cacher) closeSlowWatcher(ctx context.Context, w *cacheWatcher, ev *watc
 	c.logger.WarnContext(ctx, "slow watcher closed", "key", w.key, "rv", ev.ResourceVersion)
 	w.stop()
 	c.forget(w)
+}
+
+// writerLink returns a link to the span that wrote ev, when it was
+// traced. The writer may not know the revision yet (etcd tells watchers
+// before it answers the writer): then it is found as the writer of the
+// change in flight, and recorded for the watchers downstream.
+func (c *Cacher) writerLink(ev *watchCacheEvent) (trace.Link, bool) {
+	if c.revisions == nil || ev.Type == watch.Bookmark {
+		return trace.Link{}, false
+	}
+	if link, ok := c.revisions.Link(ev.ResourceVersion); ok {
+		return link, true
+	}
+	var prevRev int64
+	if ev.Prev != nil {
+		if meta, err := metav1.Accessor(ev.Prev.Object); err == nil {
+			prevRev, _ = strconv.ParseInt(meta.ResourceVersion, 10, 64)
+		}
+	}
+	sc, ok := c.revisions.PendingWriter(ev.Key, prevRev)
+	if !ok {
+		return trace.Link{}, false
+	}
+	c.revisions.Record(ev.ResourceVersion, sc)
+	return trace.Link{SpanContext: sc}, true
 }

@@ -13,8 +13,13 @@ package admission
 import (
 	"context"
 
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/apiserver/request"
+	"github.com/minicp/minicp/tracing"
 )
 
 // Operation is what a request does to an object.
@@ -70,11 +75,12 @@ type ValidationInterface interface {
 type Chain []Plugin
 
 // Admit runs every mutating plugin that handles the operation, in order,
-// stopping at the first error.
+// stopping at the first error. In a traced request each plugin is an
+// admission.mutating span.
 func (c Chain) Admit(ctx context.Context, a *Attributes) error {
 	for _, p := range c {
 		if m, ok := p.(MutationInterface); ok && p.Handles(a.Operation) {
-			if err := m.Admit(ctx, a); err != nil {
+			if err := traced(ctx, tracing.HopAdmissionMutating, p, a, m.Admit); err != nil {
 				return err
 			}
 		}
@@ -83,14 +89,33 @@ func (c Chain) Admit(ctx context.Context, a *Attributes) error {
 }
 
 // Validate runs every validating plugin that handles the operation, in
-// order, stopping at the first error.
+// order, stopping at the first error. In a traced request each plugin is
+// an admission.validating span.
 func (c Chain) Validate(ctx context.Context, a *Attributes) error {
 	for _, p := range c {
 		if v, ok := p.(ValidationInterface); ok && p.Handles(a.Operation) {
-			if err := v.Validate(ctx, a); err != nil {
+			if err := traced(ctx, tracing.HopAdmissionValidating, p, a, v.Validate); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// traced calls fn as plugin p's span named hop, when ctx is traced. The
+// tracer is the request span's provider's, so admission needs no tracing
+// of its own.
+func traced(ctx context.Context, hop string, p Plugin, a *Attributes, fn func(context.Context, *Attributes) error) error {
+	parent := trace.SpanFromContext(ctx)
+	if !parent.SpanContext().IsValid() {
+		return fn(ctx, a)
+	}
+	ctx, span := tracing.TracerFrom(ctx, "apiserver").Start(ctx, hop,
+		trace.WithAttributes(tracing.KeyPlugin.String(p.Name()), attribute.String("operation", string(a.Operation))))
+	defer span.End()
+	err := fn(ctx, a)
+	if err != nil {
+		span.SetStatus(codes.Error, err.Error())
+	}
+	return err
 }

@@ -3,11 +3,19 @@
 // that the requester is who they say they are before anything can decide
 // what they may do.
 //
+// Authenticators come in two shapes: an Authenticator reads a request
+// (X509 reads its client certificate), a TokenAuthenticator reads a
+// bearer token (TokenFile, ServiceAccountTokens), and BearerToken makes
+// the second the first. Union tries several; WithAnonymous and
+// WithAnonymousPaths let requests without credentials in. A
+// ServiceAccountSigner issues the tokens ServiceAccountTokens verifies.
+//
 // Upstream: k8s.io/apiserver/pkg/authentication.
 package authn
 
 import (
 	"net/http"
+	"slices"
 
 	"github.com/minicp/minicp/apiserver/request"
 )
@@ -61,6 +69,25 @@ func WithAnonymous(a Authenticator) Authenticator {
 	return AuthenticatorFunc(func(r *http.Request) (*request.User, bool, error) {
 		u, ok, err := a.AuthenticateRequest(r)
 		if ok || err != nil {
+			return u, ok, err
+		}
+		return AnonymousUser(), true, nil
+	})
+}
+
+// WithAnonymousPaths lets requests that carry no credentials in as
+// system:anonymous on paths alone, as kube-apiserver's anonymous
+// authenticator limited to conditions on paths: how the health and
+// version endpoints answer load balancers and probes on a server that
+// otherwise wants credentials. Everything else without credentials is
+// 401.
+//
+// Upstream: k8s.io/apiserver/pkg/apis/apiserver (AnonymousAuthConfig
+// Conditions).
+func WithAnonymousPaths(a Authenticator, paths []string) Authenticator {
+	return AuthenticatorFunc(func(r *http.Request) (*request.User, bool, error) {
+		u, ok, err := a.AuthenticateRequest(r)
+		if ok || err != nil || !slices.Contains(paths, r.URL.Path) {
 			return u, ok, err
 		}
 		return AnonymousUser(), true, nil

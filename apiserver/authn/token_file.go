@@ -1,6 +1,7 @@
 package authn
 
 import (
+	"context"
 	"crypto/subtle"
 	"encoding/csv"
 	"errors"
@@ -14,7 +15,8 @@ import (
 	"github.com/minicp/minicp/apiserver/request"
 )
 
-// ErrInvalidToken is returned for a bearer token that is not in the file.
+// ErrInvalidToken is returned for a bearer token no token authenticator
+// knows.
 var ErrInvalidToken = errors.New("invalid bearer token")
 
 // TokenFile authenticates "Authorization: Bearer <token>" against static
@@ -103,21 +105,22 @@ func WriteTokens(w io.Writer, users []TokenUser) error {
 
 // AuthenticateRequest implements Authenticator.
 func (tf *TokenFile) AuthenticateRequest(r *http.Request) (*request.User, bool, error) {
-	auth := r.Header.Get("Authorization")
-	scheme, token, found := strings.Cut(auth, " ")
-	if !found || !strings.EqualFold(scheme, "bearer") {
-		return nil, false, nil
-	}
-	token = strings.TrimSpace(token)
-	if token == "" {
-		return nil, false, nil
-	}
+	return BearerToken(tf).AuthenticateRequest(r)
+}
+
+// AuthenticateToken implements TokenAuthenticator. Static tokens carry no
+// audience, so they are valid for whichever the caller wants, as
+// upstream's audience-agnostic token authenticators.
+func (tf *TokenFile) AuthenticateToken(ctx context.Context, token string) (*TokenResponse, bool, error) {
 	// Compare every token in constant time so timing does not reveal how
 	// much of a guess was right.
 	for t, u := range tf.tokens {
 		if subtle.ConstantTimeCompare([]byte(t), []byte(token)) == 1 {
-			return u, true, nil
+			auds, _ := AudiencesFrom(ctx)
+			return &TokenResponse{User: u, Audiences: auds}, true, nil
 		}
 	}
-	return nil, false, ErrInvalidToken
+	// Not an error: the token may be another authenticator's. BearerToken
+	// reports ErrInvalidToken if none knows it.
+	return nil, false, nil
 }

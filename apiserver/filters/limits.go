@@ -60,8 +60,14 @@ func WithLimits(h http.Handler, l Limits) http.Handler {
 }
 
 // isLongRunning reports requests that stay open for as long as the client
-// wants: watches and log streams. They do not count against MaxInFlight,
-// as in kube-apiserver, or a few `kubectl logs -f` would starve everyone.
+// wants: watches, log streams and the connections relayed to kubelets and
+// pods (exec, attach, portforward, proxy). They do not count against
+// MaxInFlight, as in kube-apiserver, or a few `kubectl logs -f` would
+// starve everyone.
 func isLongRunning(info *request.RequestInfo) bool {
-	return info.Verb == "watch" || info.Subresource == "log"
+	switch info.Subresource {
+	case "log", "exec", "attach", "portforward", "proxy":
+		return true
+	}
+	return info.Verb == "watch"
 }

@@ -3,12 +3,14 @@ package handlers
 import (
 	"net/http"
 
-	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"go.opentelemetry.io/otel/trace"
 
+	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/apiserver/admission"
 	"github.com/minicp/minicp/apiserver/registry"
 	"github.com/minicp/minicp/apiserver/request"
 	"github.com/minicp/minicp/apiserver/responsewriters"
+	"github.com/minicp/minicp/tracing"
 )
 
 // Create serves POST on a collection: decode, mutating admission, then the
@@ -57,6 +59,11 @@ func (s *Scope) Create(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		responsewriters.WriteError(w, r, err)
 		return
+	}
+	// A create's path has no name; the trace of the request names what
+	// it made, so a timeline can be found by the object's name.
+	if m, err := metav1.Accessor(created); err == nil {
+		trace.SpanFromContext(ctx).SetAttributes(tracing.KeyName.String(m.Name))
 	}
 	s.writeResult(w, r, out, http.StatusCreated, created)
 }

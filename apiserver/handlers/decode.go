@@ -142,6 +142,15 @@ func parseFieldValidation(r *http.Request) (fieldValidation, error) {
 func (s *Scope) checkKind(obj runtime.Object) error {
 	want := s.bodyGVK()
 	tm := obj.GetTypeMeta()
+	if s.creater != nil && tm.Kind == want.Kind {
+		for _, gv := range s.creater.AcceptedVersions {
+			if tm.APIVersion == gv.String() {
+				// Same fields, another spelling: read it as the kind the
+				// creater expects.
+				tm.APIVersion = want.GroupVersion().String()
+			}
+		}
+	}
 	if tm.APIVersion != "" && tm.APIVersion != want.GroupVersion().String() {
 		return apierrors.NewBadRequest(fmt.Sprintf("the API version in the data (%s) does not match the expected API version (%s)",
 			tm.APIVersion, want.GroupVersion()))
@@ -162,6 +171,8 @@ func (s *Scope) bodyGVK() runtime.GroupVersionKind {
 		return registry.ScaleGVK
 	case s.Subresource == "binding":
 		return runtime.GroupVersionKind{Version: "v1", Kind: "Binding"}
+	case s.creater != nil && s.creater.Kind.Kind != "":
+		return s.creater.Kind
 	}
 	return s.Store.Resource.GVK()
 }

@@ -31,6 +31,10 @@ type Scope struct {
 	Tables       TableConvertor
 	Clock        clock.Clock
 	Logger       *slog.Logger
+
+	// creater is the NamedCreater a subresource POST is served by, set
+	// per request: its Kind and AcceptedVersions say what the body may be.
+	creater *registry.NamedCreater
 }
 
 // attributes builds admission attributes for a request on this scope.

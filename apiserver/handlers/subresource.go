@@ -22,8 +22,14 @@ func (s *Scope) CreateSubresource(w http.ResponseWriter, r *http.Request, fn reg
 		responsewriters.WriteError(w, r, err)
 		return
 	}
+	dryRun, err := isDryRun(r)
+	if err != nil {
+		responsewriters.WriteError(w, r, err)
+		return
+	}
 	sub := *s
 	sub.Subresource = info.Subresource
+	sub.creater = &fn
 	body := fn.New()
 	if err := sub.decodeBody(w, r, body); err != nil {
 		responsewriters.WriteError(w, r, err)
@@ -35,7 +41,7 @@ func (s *Scope) CreateSubresource(w http.ResponseWriter, r *http.Request, fn reg
 			return
 		}
 	}
-	attrs := sub.attributes(ctx, admission.Create, info.Namespace, info.Name, body, nil, false)
+	attrs := sub.attributes(ctx, admission.Create, info.Namespace, info.Name, body, nil, dryRun)
 	if err := sub.Admission.Admit(ctx, attrs); err != nil {
 		responsewriters.WriteError(w, r, err)
 		return
@@ -44,9 +50,21 @@ func (s *Scope) CreateSubresource(w http.ResponseWriter, r *http.Request, fn reg
 		responsewriters.WriteError(w, r, err)
 		return
 	}
-	result, err := fn.Create(ctx, info.Namespace, info.Name, body)
+	result, err := fn.Create(ctx, info.Namespace, info.Name, body, registry.CreateOptions{DryRun: dryRun})
 	if err != nil {
 		responsewriters.WriteError(w, r, err)
+		return
+	}
+	if st, ok := result.(*metav1.Status); ok && !fn.ReturnObject {
+		// The creater words the answer itself, as upstream's handler lets
+		// a REST storage return a Status with its own code.
+		code := int(st.Code)
+		if code == 0 {
+			code = http.StatusCreated
+		}
+		st.TypeMeta = metav1.TypeMeta{Kind: "Status", APIVersion: "v1"}
+		st.Code = int32(code)
+		s.writeResult(w, r, out, code, st)
 		return
 	}
 	if fn.ReturnObject {

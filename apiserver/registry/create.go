@@ -101,7 +101,7 @@ func (s *Store) beforeCreate(ctx context.Context, obj runtime.Object, dryRun boo
 	if err != nil {
 		return nil, err
 	}
-	if errs := s.Strategy.Validate(ctx, obj); len(errs) > 0 {
+	if errs := s.validateCreate(ctx, obj); len(errs) > 0 {
 		finish(ctx, false)
 		return nil, apierrors.NewInvalid(s.Resource.GVK(), meta.Name, errs)
 	}

@@ -161,7 +161,7 @@ func (s *Store) updateFrom(ctx context.Context, current runtime.Object, ns, name
 	if s.tracksGeneration() && specChanged(obj, old) {
 		meta.Generation++
 	}
-	if errs := s.Strategy.ValidateUpdate(ctx, obj, old); len(errs) > 0 {
+	if errs := s.validateUpdate(ctx, obj, old); len(errs) > 0 {
 		return nil, finishNothing, apierrors.NewInvalid(s.Resource.GVK(), name, errs)
 	}
 	if validateUpdate != nil {

@@ -94,6 +94,10 @@ func NewRequestInfo(r *http.Request) *RequestInfo {
 		info.Resource, info.Name = parts[0], parts[1]
 	default:
 		info.Resource, info.Name, info.Subresource = parts[0], parts[1], strings.Join(parts[2:], "/")
+		if parts[2] == "proxy" {
+			// What follows is the path on the proxied server.
+			info.Subresource = "proxy"
+		}
 	}
 	if info.Resource == "namespaces" && info.Name != "" && info.Namespace == "" {
 		// A namespace is named by its own path; record it as the scope too,

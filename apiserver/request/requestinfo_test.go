@@ -56,6 +56,11 @@ func TestNewRequestInfo(t *testing.T) {
 		{method: "POST", path: "/api/v1/namespaces/ns/pods/x/binding", want: resourceInfo("create", "ns", "pods", "x", "binding")},
 		{method: "PUT", path: "/api/v1/nodes/n/status", want: resourceInfo("update", "", "nodes", "n", "status")},
 		{method: "PATCH", path: "/api/v1/nodes/n/status", want: resourceInfo("patch", "", "nodes", "n", "status")},
+		{method: "GET", path: "/api/v1/namespaces/ns/pods/x/exec", want: resourceInfo("get", "ns", "pods", "x", "exec")},
+		{method: "POST", path: "/api/v1/namespaces/ns/pods/x/exec", want: resourceInfo("create", "ns", "pods", "x", "exec")},
+		// The path after proxy is the proxied server's, not the
+		// subresource's.
+		{method: "DELETE", path: "/api/v1/namespaces/ns/services/http:web:80/proxy/a/b", want: resourceInfo("delete", "ns", "services", "http:web:80", "proxy")},
 
 		// A namespace's own paths: the namespaces resource, with the
 		// namespace recorded as the scope too.

@@ -7,6 +7,10 @@ type User struct {
 	Name   string
 	UID    string
 	Groups []string
+	// Extra holds what an authenticator knows besides name and groups,
+	// such as the pod a service account token is bound to
+	// (authentication.kubernetes.io/pod-name).
+	Extra map[string][]string
 }
 
 // Well-known users and groups, spelled as Kubernetes spells them.
@@ -15,6 +19,13 @@ const (
 	AllUnauthenticated    = "system:unauthenticated"
 	AllAuthenticated      = "system:authenticated"
 	SystemPrivilegedGroup = "system:masters"
+	// AllServiceAccounts is the group of every service account; each is
+	// also in ServiceAccountGroupPrefix + its namespace.
+	AllServiceAccounts        = "system:serviceaccounts"
+	ServiceAccountGroupPrefix = "system:serviceaccounts:"
+	// ServiceAccountUsernamePrefix starts every service account's user
+	// name: system:serviceaccount:<namespace>:<name>.
+	ServiceAccountUsernamePrefix = "system:serviceaccount:"
 )
 
 type userKey struct{}

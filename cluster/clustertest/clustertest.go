@@ -38,6 +38,7 @@ import (
 	"github.com/minicp/minicp/clock"
 	"github.com/minicp/minicp/cluster"
 	"github.com/minicp/minicp/storage/storagetest"
+	"github.com/minicp/minicp/tracing"
 )
 
 // Main is the TestMain of a package that uses New: it starts the shared
@@ -69,6 +70,10 @@ func WithServiceNetwork() Option {
 // clocktest.Fake to step heartbeats, container run time and backoff
 // instead of waiting for them.
 func WithClock(clk clock.Clock) Option { return func(c *config) { c.opts.Clock = clk } }
+
+// WithTracing traces the cluster into tr (cluster.Options.Tracing), for a
+// test that checks the path of a request through the components.
+func WithTracing(tr *tracing.Tracing) Option { return func(c *config) { c.opts.Tracing = tr } }
 
 // WithControllers runs exactly the named controllers (see
 // controllermanager.Resolve: "*", "name", "-name"); with no names, none,

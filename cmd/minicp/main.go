@@ -3,6 +3,8 @@
 //	minicp up [flags]          start etcd, the API server, the controllers,
 //	                           the scheduler and simulated nodes; write a
 //	                           kubeconfig; run until interrupted (Ctrl-C)
+//	minicp trace KIND/NAME     how a request travelled through a cluster
+//	                           started with --trace
 //	minicp version             minicp's, Kubernetes' and Go's versions
 //	minicp completion SHELL    a completion script for bash, zsh, fish
 //	                           or powershell
@@ -60,6 +62,6 @@ Start one with "minicp up", then point kubectl at the kubeconfig it prints.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
-	root.AddCommand(newUpCommand(), newVersionCommand())
+	root.AddCommand(newUpCommand(), newTraceCommand(), newVersionCommand())
 	return root
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/minicp/minicp/apiserver/audit"
 	"github.com/minicp/minicp/cluster"
 	"github.com/minicp/minicp/scheduler/config"
+	"github.com/minicp/minicp/tracing"
 )
 
 // upOptions are the flags of `minicp up`.
@@ -36,6 +37,7 @@ type upOptions struct {
 	verbosity       int
 	auditLogPath    string
 	profiling       bool
+	trace           bool
 }
 
 // newUpCommand is `minicp up`.
@@ -56,6 +58,7 @@ exits before starting anything.`,
 		Example: `  minicp up
   minicp up --nodes 3 --listen 127.0.0.1:7443 --kubeconfig /tmp/minicp.kubeconfig
   minicp up --audit-log-path - -v 2
+  minicp up --trace
   minicp up --etcd-servers http://10.0.0.1:2379,http://10.0.0.2:2379 --storage-prefix /team-a`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -77,6 +80,7 @@ exits before starting anything.`,
 	f.IntVarP(&o.verbosity, "v", "v", 0, "Log verbosity: 0 shows warnings and errors, 2 also the components' lifecycle, 4 also every request and hop.")
 	f.StringVar(&o.logLevel, "log-level", "", "The log level, debug, info, warn or error; overrides -v.")
 	f.BoolVar(&o.profiling, "profiling", true, "Serve Go's profiles at /debug/pprof/ (to authorized users, as /metrics).")
+	f.BoolVar(&o.trace, "trace", false, "Trace every request and what it causes across the components, for \"minicp trace KIND/NAME\" to print (the last 20000 spans are kept).")
 	return cmd
 }
 
@@ -122,6 +126,10 @@ func (o *upOptions) run(ctx context.Context, stdout, stderr io.Writer, logLevelS
 		Controllers:       o.controllers,
 		DisableProfiling:  !o.profiling,
 		Logger:            logger,
+	}
+	if o.trace {
+		opts.Tracing = tracing.New(tracing.Options{})
+		defer opts.Tracing.Shutdown(context.WithoutCancel(ctx))
 	}
 	if opts.Controllers == nil {
 		// --controllers '' is an empty, non-nil list: no controller-manager.
@@ -212,6 +220,9 @@ func (o *upOptions) printBanner(w io.Writer, url, kubeconfig string) {
 		fmt.Fprintf(w, "  audit log:   stdout\n")
 	default:
 		fmt.Fprintf(w, "  audit log:   %s\n", o.auditLogPath)
+	}
+	if o.trace {
+		fmt.Fprintf(w, "  tracing:     on (minicp trace pod/NAME shows how a pod's create travelled)\n")
 	}
 	fmt.Fprintf(w, "\n  export KUBECONFIG=%s\n  kubectl get nodes\n\n", kubeconfig)
 	fmt.Fprintln(w, "Press Ctrl-C to stop.")

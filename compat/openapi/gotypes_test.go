@@ -23,6 +23,10 @@ var knownDifferences = map[string]string{
 	// minicp serves no PersistentVolumeClaims; the type appears only in
 	// StatefulSets' volumeClaimTemplates, so it names no served kind.
 	"io.k8s.api.core.v1.PersistentVolumeClaim.x-kubernetes-group-version-kind": "PersistentVolumeClaims are not served",
+	// DeleteOptions appears in api/v1 as a field of the Eviction that
+	// pods/eviction takes; upstream, which registers DeleteOptions in
+	// every group as a kind, lists all of them here.
+	"io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions.x-kubernetes-group-version-kind": "DeleteOptions is no kind of minicp's",
 	// minicp's LabelSelectorRequirement.Key has no patch tags; upstream's
 	// (on a scalar) have no effect.
 	"io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement.key": "no patch tags on a scalar",

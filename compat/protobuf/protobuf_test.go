@@ -22,6 +22,7 @@ import (
 	kcertificatesv1 "k8s.io/api/certificates/v1"
 	kcorev1 "k8s.io/api/core/v1"
 	kdiscoveryv1 "k8s.io/api/discovery/v1"
+	kpolicyv1 "k8s.io/api/policy/v1"
 	krbacv1 "k8s.io/api/rbac/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	kmetav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -104,18 +105,18 @@ func compatCases() []compatCase {
 	}
 }
 
-// allCases are compatCases, workloadCases, rbacCases, discoveryCases and
-// autoscalingCertificatesCases.
+// allCases are compatCases, workloadCases, rbacCases, discoveryCases,
+// autoscalingCertificatesCases and policyCases.
 func allCases() []compatCase {
-	return append(append(append(append(compatCases(), workloadCases()...), rbacCases()...), discoveryCases()...),
-		autoscalingCertificatesCases()...)
+	return append(append(append(append(append(compatCases(), workloadCases()...), rbacCases()...), discoveryCases()...),
+		autoscalingCertificatesCases()...), policyCases()...)
 }
 
 func newSerializer() *kprotobuf.Serializer {
 	scheme := kruntime.NewScheme()
 	for _, add := range []func(*kruntime.Scheme) error{kcorev1.AddToScheme, kappsv1.AddToScheme, kbatchv1.AddToScheme, kautoscalingv1.AddToScheme,
 		krbacv1.AddToScheme, kauthorizationv1.AddToScheme, kauthenticationv1.AddToScheme, kdiscoveryv1.AddToScheme,
-		kautoscalingv2.AddToScheme, kcertificatesv1.AddToScheme} {
+		kautoscalingv2.AddToScheme, kcertificatesv1.AddToScheme, kpolicyv1.AddToScheme} {
 		if err := add(scheme); err != nil {
 			panic(err)
 		}

@@ -28,5 +28,7 @@ func rbacCases() []compatCase {
 		{name: "LocalSubjectAccessReview-filled", minicp: withTypeMeta(fill(&authorizationv1.LocalSubjectAccessReview{}), authz, "LocalSubjectAccessReview"), k8s: k8s(func() kruntime.Object { return &kauthorizationv1.LocalSubjectAccessReview{} }), noGolden: true},
 		{name: "SelfSubjectRulesReview-filled", minicp: withTypeMeta(fill(&authorizationv1.SelfSubjectRulesReview{}), authz, "SelfSubjectRulesReview"), k8s: k8s(func() kruntime.Object { return &kauthorizationv1.SelfSubjectRulesReview{} }), noGolden: true},
 		{name: "SelfSubjectReview-filled", minicp: withTypeMeta(fill(&authenticationv1.SelfSubjectReview{}), authn, "SelfSubjectReview"), k8s: k8s(func() kruntime.Object { return &kauthenticationv1.SelfSubjectReview{} }), noGolden: true},
+		{name: "TokenRequest-filled", minicp: withTypeMeta(fill(&authenticationv1.TokenRequest{}), authn, "TokenRequest"), k8s: k8s(func() kruntime.Object { return &kauthenticationv1.TokenRequest{} }), noGolden: true},
+		{name: "TokenReview-filled", minicp: withTypeMeta(fill(&authenticationv1.TokenReview{}), authn, "TokenReview"), k8s: k8s(func() kruntime.Object { return &kauthenticationv1.TokenReview{} }), noGolden: true},
 	}
 }

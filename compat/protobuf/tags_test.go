@@ -15,6 +15,7 @@ import (
 	kcoordinationv1 "k8s.io/api/coordination/v1"
 	kcorev1 "k8s.io/api/core/v1"
 	kdiscoveryv1 "k8s.io/api/discovery/v1"
+	kpolicyv1 "k8s.io/api/policy/v1"
 	krbacv1 "k8s.io/api/rbac/v1"
 	kmetav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -29,6 +30,7 @@ import (
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	discoveryv1 "github.com/minicp/minicp/api/discovery/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
+	policyv1 "github.com/minicp/minicp/api/policy/v1"
 	rbacv1 "github.com/minicp/minicp/api/rbac/v1"
 )
 
@@ -62,6 +64,8 @@ func TestTagsMatchKubernetes(t *testing.T) {
 		{reflect.TypeFor[corev1.ConfigMapList](), reflect.TypeFor[kcorev1.ConfigMapList]()},
 		{reflect.TypeFor[corev1.SecretList](), reflect.TypeFor[kcorev1.SecretList]()},
 		{reflect.TypeFor[corev1.ServiceAccountList](), reflect.TypeFor[kcorev1.ServiceAccountList]()},
+		{reflect.TypeFor[corev1.ResourceQuotaList](), reflect.TypeFor[kcorev1.ResourceQuotaList]()},
+		{reflect.TypeFor[corev1.LimitRangeList](), reflect.TypeFor[kcorev1.LimitRangeList]()},
 		{reflect.TypeFor[appsv1.DeploymentList](), reflect.TypeFor[kappsv1.DeploymentList]()},
 		{reflect.TypeFor[appsv1.ReplicaSetList](), reflect.TypeFor[kappsv1.ReplicaSetList]()},
 		{reflect.TypeFor[batchv1.JobList](), reflect.TypeFor[kbatchv1.JobList]()},
@@ -76,6 +80,8 @@ func TestTagsMatchKubernetes(t *testing.T) {
 		{reflect.TypeFor[coordinationv1.LeaseList](), reflect.TypeFor[kcoordinationv1.LeaseList]()},
 		{reflect.TypeFor[rbacv1.RoleList](), reflect.TypeFor[krbacv1.RoleList]()},
 		{reflect.TypeFor[discoveryv1.EndpointSliceList](), reflect.TypeFor[kdiscoveryv1.EndpointSliceList]()},
+		{reflect.TypeFor[policyv1.PodDisruptionBudgetList](), reflect.TypeFor[kpolicyv1.PodDisruptionBudgetList]()},
+		{reflect.TypeFor[policyv1.Eviction](), reflect.TypeFor[kpolicyv1.Eviction]()},
 		{reflect.TypeFor[rbacv1.RoleBindingList](), reflect.TypeFor[krbacv1.RoleBindingList]()},
 		{reflect.TypeFor[rbacv1.ClusterRoleList](), reflect.TypeFor[krbacv1.ClusterRoleList]()},
 		{reflect.TypeFor[rbacv1.ClusterRoleBindingList](), reflect.TypeFor[krbacv1.ClusterRoleBindingList]()},
@@ -84,6 +90,8 @@ func TestTagsMatchKubernetes(t *testing.T) {
 		{reflect.TypeFor[authorizationv1.LocalSubjectAccessReview](), reflect.TypeFor[kauthorizationv1.LocalSubjectAccessReview]()},
 		{reflect.TypeFor[authorizationv1.SelfSubjectRulesReview](), reflect.TypeFor[kauthorizationv1.SelfSubjectRulesReview]()},
 		{reflect.TypeFor[authenticationv1.SelfSubjectReview](), reflect.TypeFor[kauthenticationv1.SelfSubjectReview]()},
+		{reflect.TypeFor[authenticationv1.TokenRequest](), reflect.TypeFor[kauthenticationv1.TokenRequest]()},
+		{reflect.TypeFor[authenticationv1.TokenReview](), reflect.TypeFor[kauthenticationv1.TokenReview]()},
 	}
 	w := tagWalker{t: t, seen: map[reflect.Type]bool{}}
 	for _, p := range pairs {

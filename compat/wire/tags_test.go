@@ -17,6 +17,7 @@ import (
 	kcoordinationv1 "k8s.io/api/coordination/v1"
 	kcorev1 "k8s.io/api/core/v1"
 	kdiscoveryv1 "k8s.io/api/discovery/v1"
+	kpolicyv1 "k8s.io/api/policy/v1"
 	krbacv1 "k8s.io/api/rbac/v1"
 	kmetav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -31,6 +32,7 @@ import (
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	discoveryv1 "github.com/minicp/minicp/api/discovery/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
+	policyv1 "github.com/minicp/minicp/api/policy/v1"
 	rbacv1 "github.com/minicp/minicp/api/rbac/v1"
 )
 
@@ -60,6 +62,8 @@ func TestJSONTagsMatchKubernetes(t *testing.T) {
 		{reflect.TypeFor[corev1.ConfigMapList](), reflect.TypeFor[kcorev1.ConfigMapList]()},
 		{reflect.TypeFor[corev1.SecretList](), reflect.TypeFor[kcorev1.SecretList]()},
 		{reflect.TypeFor[corev1.ServiceAccountList](), reflect.TypeFor[kcorev1.ServiceAccountList]()},
+		{reflect.TypeFor[corev1.ResourceQuotaList](), reflect.TypeFor[kcorev1.ResourceQuotaList]()},
+		{reflect.TypeFor[corev1.LimitRangeList](), reflect.TypeFor[kcorev1.LimitRangeList]()},
 		{reflect.TypeFor[corev1.TypedLocalObjectReference](), reflect.TypeFor[kcorev1.TypedLocalObjectReference]()},
 		{reflect.TypeFor[appsv1.DeploymentList](), reflect.TypeFor[kappsv1.DeploymentList]()},
 		{reflect.TypeFor[appsv1.ReplicaSetList](), reflect.TypeFor[kappsv1.ReplicaSetList]()},
@@ -75,6 +79,8 @@ func TestJSONTagsMatchKubernetes(t *testing.T) {
 		{reflect.TypeFor[coordinationv1.LeaseList](), reflect.TypeFor[kcoordinationv1.LeaseList]()},
 		{reflect.TypeFor[rbacv1.RoleList](), reflect.TypeFor[krbacv1.RoleList]()},
 		{reflect.TypeFor[discoveryv1.EndpointSliceList](), reflect.TypeFor[kdiscoveryv1.EndpointSliceList]()},
+		{reflect.TypeFor[policyv1.PodDisruptionBudgetList](), reflect.TypeFor[kpolicyv1.PodDisruptionBudgetList]()},
+		{reflect.TypeFor[policyv1.Eviction](), reflect.TypeFor[kpolicyv1.Eviction]()},
 		{reflect.TypeFor[rbacv1.RoleBindingList](), reflect.TypeFor[krbacv1.RoleBindingList]()},
 		{reflect.TypeFor[rbacv1.ClusterRoleList](), reflect.TypeFor[krbacv1.ClusterRoleList]()},
 		{reflect.TypeFor[rbacv1.ClusterRoleBindingList](), reflect.TypeFor[krbacv1.ClusterRoleBindingList]()},
@@ -83,6 +89,8 @@ func TestJSONTagsMatchKubernetes(t *testing.T) {
 		{reflect.TypeFor[authorizationv1.LocalSubjectAccessReview](), reflect.TypeFor[kauthorizationv1.LocalSubjectAccessReview]()},
 		{reflect.TypeFor[authorizationv1.SelfSubjectRulesReview](), reflect.TypeFor[kauthorizationv1.SelfSubjectRulesReview]()},
 		{reflect.TypeFor[authenticationv1.SelfSubjectReview](), reflect.TypeFor[kauthenticationv1.SelfSubjectReview]()},
+		{reflect.TypeFor[authenticationv1.TokenRequest](), reflect.TypeFor[kauthenticationv1.TokenRequest]()},
+		{reflect.TypeFor[authenticationv1.TokenReview](), reflect.TypeFor[kauthenticationv1.TokenReview]()},
 		{reflect.TypeFor[metav1.Status](), reflect.TypeFor[kmetav1.Status]()},
 		{reflect.TypeFor[metav1.DeleteOptions](), reflect.TypeFor[kmetav1.DeleteOptions]()},
 		{reflect.TypeFor[metav1.PartialObjectMetadata](), reflect.TypeFor[kmetav1.PartialObjectMetadata]()},

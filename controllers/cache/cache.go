@@ -13,6 +13,7 @@ import (
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock"
 	"github.com/minicp/minicp/informer"
+	"github.com/minicp/minicp/tracing"
 )
 
 // DefaultSyncPeriod is how often every cached object is re-delivered to
@@ -35,6 +36,10 @@ type Options struct {
 	Clock clock.Clock
 	// Logger defaults to a discard logger.
 	Logger *slog.Logger
+	// Tracing and Component are the informers' (see
+	// informer.SharedInformerOptions).
+	Tracing   *tracing.Tracing
+	Component string
 }
 
 // Cache hands out one informer per resource, started once the Cache is.
@@ -66,6 +71,8 @@ func New(opts Options) (*Cache, error) {
 		ResyncPeriod: opts.SyncPeriod,
 		Clock:        opts.Clock,
 		Logger:       opts.Logger,
+		Tracing:      opts.Tracing,
+		Component:    opts.Component,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("cache: %w", err)

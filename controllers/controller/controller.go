@@ -87,6 +87,7 @@ func NewUnmanaged(name string, mgr *manager.Manager, opts Options) (*Controller,
 		Clock:                   mgr.GetClock(),
 		Logger:                  mgr.GetLogger(),
 		Metrics:                 mgr.GetMetrics(),
+		Tracing:                 mgr.GetTracing(),
 	})
 	if err != nil {
 		return nil, err

@@ -257,7 +257,9 @@ func (gc *GarbageCollector) idle() (idle bool, changed <-chan struct{}) {
 		// Something arrived and was handled meanwhile: look again.
 		return false, wait.Closed
 	}
-	return true, changed
+	// Idle: the graph's channel does not cover the controllers, so the
+	// caller is told to look again (see the Idler contract).
+	return true, wait.Closed
 }
 
 // queueSource is the source of a collector controller: it hands the

@@ -23,6 +23,7 @@ import (
 	"github.com/minicp/minicp/controllers/leaderelection"
 	"github.com/minicp/minicp/controllers/metrics"
 	"github.com/minicp/minicp/logging"
+	"github.com/minicp/minicp/tracing"
 	"github.com/minicp/minicp/wait"
 )
 
@@ -80,6 +81,14 @@ type Options struct {
 	// Defaults to nil: none. Upstream registers them on one global
 	// registry; here each Manager takes one, as many share a process.
 	MetricsRegistry prometheus.Registerer
+	// Tracing, when set, traces the Manager's informers and each
+	// reconcile of its controllers, linked to the writes that caused it;
+	// the writes a reconcile makes join its trace. Defaults to nil:
+	// nothing traced.
+	Tracing *tracing.Tracing
+	// Name names the Manager in traces (its informers' component).
+	// Defaults to "manager".
+	Name string
 }
 
 // leaderHealthTolerance is how long past LeaseDuration a leader may go
@@ -98,6 +107,7 @@ type Manager struct {
 	clientset *client.Clientset
 	cache     *cache.Cache
 	clock     clock.Clock
+	tracing   *tracing.Tracing
 	// baseLog is the Options' Logger, for what the Manager makes
 	// (controllers, recorders); log is scoped to the Manager.
 	baseLog    *slog.Logger
@@ -163,7 +173,11 @@ func New(opts Options) (*Manager, error) {
 	if err != nil {
 		return nil, fmt.Errorf("manager: %w", err)
 	}
-	c, err := cache.New(cache.Options{Client: opts.Client, SyncPeriod: opts.SyncPeriod, Clock: opts.Clock, Logger: base})
+	if opts.Name == "" {
+		opts.Name = "manager"
+	}
+	c, err := cache.New(cache.Options{Client: opts.Client, SyncPeriod: opts.SyncPeriod, Clock: opts.Clock, Logger: base,
+		Tracing: opts.Tracing, Component: opts.Name})
 	if err != nil {
 		return nil, fmt.Errorf("manager: %w", err)
 	}
@@ -172,6 +186,7 @@ func New(opts Options) (*Manager, error) {
 		clientset:  cs,
 		cache:      c,
 		clock:      opts.Clock,
+		tracing:    opts.Tracing,
 		baseLog:    base,
 		log:        base.With("component", "manager"),
 		healthAddr: opts.HealthProbeBindAddress,
@@ -247,6 +262,10 @@ func (m *Manager) GetClock() clock.Clock { return m.clock }
 // GetMetrics returns the metrics the Manager's controllers record into,
 // nil when Options.MetricsRegistry was not set.
 func (m *Manager) GetMetrics() *metrics.Metrics { return m.metrics }
+
+// GetTracing returns the Manager's tracing, nil when Options.Tracing was
+// not set.
+func (m *Manager) GetTracing() *tracing.Tracing { return m.tracing }
 
 // GetLogger returns the Options' logger, unscoped: each user adds its own
 // component.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"strconv"
 	"sync"
 
 	metav1 "github.com/minicp/minicp/api/meta/v1"
@@ -12,6 +13,7 @@ import (
 	"github.com/minicp/minicp/controllers/cache"
 	"github.com/minicp/minicp/controllers/event"
 	"github.com/minicp/minicp/controllers/handler"
+	"github.com/minicp/minicp/controllers/reconcile"
 	"github.com/minicp/minicp/informer"
 	"github.com/minicp/minicp/logging"
 	"github.com/minicp/minicp/wait"
@@ -149,6 +151,10 @@ type eventAdapter struct {
 	handler handler.EventHandler
 	queue   handler.Queue
 	handled *informer.HandledTracker
+	// caused is the queue handed to the handler for one event, reused
+	// under mu: it records the revision of the event's object as the
+	// cause of what the handler enqueues (see causeQueue).
+	caused causedQueue
 	// mu serializes the handler's calls: the informer's listener calls it,
 	// and so does replay, on Start's goroutine. It is held across the
 	// call because handlers are written for one caller at a time, as
@@ -168,7 +174,7 @@ func (a *eventAdapter) replay(objs []runtime.Object) {
 	defer a.mu.Unlock()
 	for _, obj := range objs {
 		if o, ok := obj.(metav1.Object); ok {
-			recoverHandler(a.ctx, func() { a.handler.Create(a.ctx, event.CreateEvent{Object: o}, a.queue) })
+			recoverHandler(a.ctx, func() { a.handler.Create(a.ctx, event.CreateEvent{Object: o}, a.queueFor(o)) })
 			a.handled.Handled(obj)
 		}
 	}
@@ -183,7 +189,7 @@ func (a *eventAdapter) OnAdd(obj runtime.Object, isInInitialList bool) {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	recoverHandler(a.ctx, func() { a.handler.Create(a.ctx, event.CreateEvent{Object: o}, a.queue) })
+	recoverHandler(a.ctx, func() { a.handler.Create(a.ctx, event.CreateEvent{Object: o}, a.queueFor(o)) })
 	a.handled.Handled(obj)
 }
 
@@ -196,7 +202,7 @@ func (a *eventAdapter) OnUpdate(oldObj, newObj runtime.Object) {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	recoverHandler(a.ctx, func() { a.handler.Update(a.ctx, event.UpdateEvent{ObjectOld: o, ObjectNew: n}, a.queue) })
+	recoverHandler(a.ctx, func() { a.handler.Update(a.ctx, event.UpdateEvent{ObjectOld: o, ObjectNew: n}, a.queueFor(n)) })
 	a.handled.Handled(newObj)
 }
 
@@ -216,7 +222,7 @@ func (a *eventAdapter) OnDelete(obj any) {
 	defer a.mu.Unlock()
 	if o, ok := obj.(metav1.Object); ok {
 		ev.Object = o
-		recoverHandler(a.ctx, func() { a.handler.Delete(a.ctx, ev, a.queue) })
+		recoverHandler(a.ctx, func() { a.handler.Delete(a.ctx, ev, a.queueFor(o)) })
 	}
 	a.handled.Deleted(key)
 }
@@ -231,4 +237,38 @@ func recoverHandler(ctx context.Context, fn func()) {
 		}
 	}()
 	fn()
+}
+
+// causeQueue is the optional capability of a controller's queue to
+// remember what caused a Request: the revision of the object whose event
+// enqueued it, which the reconcile's span links to (the controller's
+// queue has it).
+type causeQueue interface {
+	AddCausedBy(req reconcile.Request, rev int64)
+}
+
+// causedQueue is a handler.Queue that adds through a causeQueue with the
+// revision of the event being handled.
+type causedQueue struct {
+	q   causeQueue
+	rev int64
+}
+
+// Add implements handler.Queue.
+func (c *causedQueue) Add(req reconcile.Request) { c.q.AddCausedBy(req, c.rev) }
+
+// queueFor returns the queue to hand the handler for an event of obj:
+// one that records obj's revision as the cause when the queue can.
+// Called under mu.
+func (a *eventAdapter) queueFor(obj metav1.Object) handler.Queue {
+	cq, ok := a.queue.(causeQueue)
+	if !ok {
+		return a.queue
+	}
+	rev, err := strconv.ParseInt(obj.GetObjectMeta().ResourceVersion, 10, 64)
+	if err != nil {
+		return a.queue
+	}
+	a.caused = causedQueue{q: cq, rev: rev}
+	return &a.caused
 }

@@ -134,9 +134,14 @@ func (o *observer) deployment(typ watch.EventType, d *appsv1.Deployment) {
 		o.add(rev, "deployment %s: deletionTimestamp set, finalizers %v; it stays until its dependents are gone", d.Name, d.Finalizers)
 	case prev == nil || d.Status.ObservedGeneration != prev.Status.ObservedGeneration ||
 		d.Status.UpdatedReplicas != prev.Status.UpdatedReplicas || d.Status.AvailableReplicas != prev.Status.AvailableReplicas:
-		o.add(rev, "deployment %s: generation %d observed %d, %d updated, %d available, revision %s",
-			d.Name, d.Generation, d.Status.ObservedGeneration, d.Status.UpdatedReplicas, d.Status.AvailableReplicas,
-			d.Annotations["deployment.kubernetes.io/revision"])
+		// The controller sets the revision annotation at its first sync:
+		// the Deployment as created has none.
+		revision := "no revision yet (the controller has not synced it)"
+		if r := d.Annotations["deployment.kubernetes.io/revision"]; r != "" {
+			revision = "revision " + r
+		}
+		o.add(rev, "deployment %s: generation %d observed %d, %d updated, %d available, %s",
+			d.Name, d.Generation, d.Status.ObservedGeneration, d.Status.UpdatedReplicas, d.Status.AvailableReplicas, revision)
 	}
 }
 

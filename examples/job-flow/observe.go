@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -183,7 +184,13 @@ func (o *observer) pod(pod *corev1.Pod) {
 	for _, cs := range pod.Status.ContainerStatuses {
 		if started, ok := startedAt(cs.State); ok && !seen.started {
 			seen.started = true
-			o.add(ref.Name, step{rev: rev, at: started, number: 5, what: fmt.Sprintf("kubelet on %s starts container %s through the CRI (image %s)", pod.Spec.NodeName, cs.Name, cs.Image)})
+			// The command says how long the container runs: the time to
+			// step 6 is its own (a sleep), not the cluster's.
+			what := fmt.Sprintf("kubelet on %s starts container %s through the CRI (image %s)", pod.Spec.NodeName, cs.Name, cs.Image)
+			if c := containerNamed(pod, cs.Name); c != nil && len(c.Command) > 0 {
+				what += fmt.Sprintf(", running %q", strings.Join(append(slices.Clone(c.Command), c.Args...), " "))
+			}
+			o.add(ref.Name, step{rev: rev, at: started, number: 5, what: what})
 		}
 		if t := cs.State.Terminated; t != nil && !seen.exited {
 			seen.exited = true
@@ -250,4 +257,14 @@ func startedAt(state corev1.ContainerState) (time.Time, bool) {
 func revision(rv string) int64 {
 	n, _ := strconv.ParseInt(rv, 10, 64)
 	return n
+}
+
+// containerNamed returns pod's container called name, nil if none.
+func containerNamed(pod *corev1.Pod, name string) *corev1.Container {
+	for i := range pod.Spec.Containers {
+		if pod.Spec.Containers[i].Name == name {
+			return &pod.Spec.Containers[i]
+		}
+	}
+	return nil
 }

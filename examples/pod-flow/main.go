@@ -1,9 +1,11 @@
 // Command pod-flow creates one pod on a fresh minicp cluster and prints
-// every hop of its way, in order, with timestamps: the request through
-// authentication, authorization and admission, the etcd write, the watch
-// event fanned out to the scheduler, the filter and score results, the
-// binding, the watch event to the kubelet, the pause sandbox and its IP,
-// the container starting, and the status reported back.
+// every hop of its way in causal order, with timestamps: the request
+// through authentication, authorization, admission and validation, the
+// etcd write, the watch event fanned out to the scheduler's informer, the
+// filter and score results per node, the binding (a request of its own),
+// the kubelet's sync, the pause sandbox and its IP, the container
+// starting, and the status reported back. Each line is indented by how
+// many causes separate it from the create.
 //
 // It is the pod creation flow (what happens between `kubectl run` and a
 // running container) played live. Run it with:
@@ -22,6 +24,7 @@ import (
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/cluster"
+	"github.com/minicp/minicp/tracing"
 )
 
 func main() {
@@ -37,20 +40,20 @@ func main() {
 const podName = "hello"
 
 func run(ctx context.Context, out io.Writer) error {
-	trace := newTracer(podName)
-	return cluster.Run(ctx, cluster.Options{Nodes: 2, Logger: trace.logger()}, func(ctx context.Context, c *cluster.Cluster, cs *client.Clientset) error {
-		return createAndTrace(ctx, c, cs, trace, out)
+	tr := tracing.New(tracing.Options{})
+	defer tr.Shutdown(context.WithoutCancel(ctx))
+	return cluster.Run(ctx, cluster.Options{Nodes: 2, Tracing: tr}, func(ctx context.Context, c *cluster.Cluster, cs *client.Clientset) error {
+		return createAndTrace(ctx, c, cs, tr, out)
 	})
 }
 
 // createAndTrace creates the pod once the cluster is idle and prints its
 // journey once it runs.
-func createAndTrace(ctx context.Context, c *cluster.Cluster, cs *client.Clientset, trace *tracer, out io.Writer) error {
+func createAndTrace(ctx context.Context, c *cluster.Cluster, cs *client.Clientset, tr *tracing.Tracing, out io.Writer) error {
 	if err := c.WaitIdle(ctx); err != nil {
 		return err
 	}
 
-	trace.start()
 	pods := cs.Pods("default")
 	_, err := pods.Create(ctx, &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: podName},
@@ -64,11 +67,18 @@ func createAndTrace(ctx context.Context, c *cluster.Cluster, cs *client.Clientse
 	if err := waitRunning(ctx, pods); err != nil {
 		return err
 	}
+	// Idle, the kubelet has finished the sync that started the
+	// container, so its span has ended and the timeline is whole.
 	if err := c.WaitIdle(ctx); err != nil {
 		return err
 	}
-	trace.print(out)
-	return nil
+	spans := tr.Recorder().Spans()
+	create, ok := tracing.FindRequest(spans, "create", "pods", "default", podName)
+	if !ok {
+		return fmt.Errorf("no trace of the create of pod %s", podName)
+	}
+	fmt.Fprintf(out, "the journey of pod %q\n\n", podName)
+	return tracing.Print(out, tracing.Timeline(spans, create.SpanContext().SpanID()))
 }
 
 // waitRunning watches the pod until its phase is Running.

@@ -1,6 +1,9 @@
 package cri
 
-import "time"
+import (
+	"io"
+	"time"
+)
 
 // ContainerMetadata identifies a container within its sandbox. Name and
 // Attempt together are unique in a sandbox.
@@ -73,9 +76,15 @@ type ContainerConfig struct {
 	// Mounts are the container's volumes, in the order of its
 	// volumeMounts: a later mount hides what an earlier one put at its
 	// path.
-	Mounts      []Mount
-	Labels      map[string]string
-	Annotations map[string]string
+	Mounts []Mount
+	// Stdin keeps the process's stdin open for AttachStdin, StdinOnce
+	// closes it when the first attached client closes its own, and TTY
+	// gives the process a terminal (one output, lines ending in CR LF,
+	// what is typed echoed): the container spec's stdin, stdinOnce and
+	// tty.
+	Stdin, StdinOnce, TTY bool
+	Labels                map[string]string
+	Annotations           map[string]string
 }
 
 // ContainerState is where a container is in its life.
@@ -158,4 +167,17 @@ type ExecSyncResult struct {
 	Stdout   []byte
 	Stderr   []byte
 	ExitCode int32
+}
+
+// ExecStreams are the streams of an Exec. A nil stream is not attached:
+// no stdin reads as empty, and output to a nil writer is dropped.
+//
+// Upstream: the streams the kubelet's streaming server hands to
+// Runtime.Exec (k8s.io/kubelet/pkg/cri/streaming, Runtime).
+type ExecStreams struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// TTY runs the command on a terminal: one output (stderr goes to
+	// Stdout), lines ending in CR LF.
+	TTY bool
 }

@@ -3,6 +3,7 @@ package cri
 import (
 	"context"
 	"io"
+	"net"
 	"time"
 )
 
@@ -38,6 +39,12 @@ type PodSandboxManager interface {
 	PodSandboxStatus(ctx context.Context, podSandboxID string) (PodSandboxStatus, error)
 	// ListPodSandbox returns the sandboxes that match filter, oldest first.
 	ListPodSandbox(ctx context.Context, filter PodSandboxFilter) ([]PodSandbox, error)
+	// PortForward connects to port inside the sandbox's network, as
+	// `kubectl port-forward` does: to what a container of the pod listens
+	// on there. The caller closes the connection. A sandbox that is not
+	// ready gives ErrFailedPrecondition; a port nobody listens on, the
+	// dial's error (connection refused).
+	PortForward(ctx context.Context, podSandboxID string, port uint16) (net.Conn, error)
 }
 
 // ContainerManager creates and runs containers inside sandboxes.
@@ -76,6 +83,18 @@ type ContainerManager interface {
 	// wrapping context.DeadlineExceeded. A container that is not running
 	// gives ErrFailedPrecondition.
 	ExecSync(ctx context.Context, containerID string, cmd []string, timeout time.Duration) (ExecSyncResult, error)
+	// Exec runs cmd in the running container with the streams of
+	// `kubectl exec` and returns its exit code once it ends. It returns
+	// an error, and no exit code, when the command could not run (a
+	// container that is not running: ErrFailedPrecondition) or when ctx
+	// ended it.
+	Exec(ctx context.Context, containerID string, cmd []string, streams ExecStreams) (int32, error)
+	// AttachStdin copies stdin to the stdin of the container's main
+	// process, as `kubectl attach -i` does, until stdin ends or ctx is
+	// done; with StdinOnce its end closes the process's stdin. A
+	// container without Stdin drops what it is given. What the process
+	// writes is its log (ContainerLogs).
+	AttachStdin(ctx context.Context, containerID string, stdin io.Reader) error
 }
 
 // ContainerLogReader reads container logs, the stream `kubectl logs`

@@ -92,11 +92,19 @@ const GroupName = "authentication.k8s.io"
 // SchemeGroupVersion is the group/version of every kind in this package.
 var SchemeGroupVersion = runtime.GroupVersion{Group: GroupName, Version: "v1"}
 
-// AddToScheme registers SelfSubjectReview and its create-only resource.
+// AddToScheme registers the kinds of this package and the create-only
+// resources selfsubjectreviews and tokenreviews. TokenRequest has no
+// resource of its own: it is the body of serviceaccounts/token.
 func AddToScheme(s *runtime.Scheme) error {
-	s.AddKnownTypes(SchemeGroupVersion, &SelfSubjectReview{})
-	return s.AddResource(runtime.ResourceInfo{
+	s.AddKnownTypes(SchemeGroupVersion, &SelfSubjectReview{}, &TokenReview{}, &TokenRequest{})
+	if err := s.AddResource(runtime.ResourceInfo{
 		GVR: SchemeGroupVersion.WithResource("selfsubjectreviews"), Kind: "SelfSubjectReview",
 		SingularName: "selfsubjectreview", Verbs: []string{"create"},
+	}); err != nil {
+		return err
+	}
+	return s.AddResource(runtime.ResourceInfo{
+		GVR: SchemeGroupVersion.WithResource("tokenreviews"), Kind: "TokenReview",
+		SingularName: "tokenreview", Verbs: []string{"create"},
 	})
 }

@@ -49,5 +49,7 @@ func ExampleAddToScheme() {
 	// endpoints true [ep] []
 	// configmaps true [cm] []
 	// secrets true [] []
-	// serviceaccounts true [sa] []
+	// serviceaccounts true [sa] [token]
+	// resourcequotas true [quota] [status]
+	// limitranges true [limits] []
 }

@@ -70,6 +70,16 @@ func resources() []runtime.ResourceInfo {
 		{
 			GVR: gv.WithResource("serviceaccounts"), Kind: "ServiceAccount", SingularName: "serviceaccount", Namespaced: true,
 			Verbs: allVerbs(), ShortNames: []string{"sa"},
+			Subresources: []string{"token"},
+		},
+		{
+			GVR: gv.WithResource("resourcequotas"), Kind: "ResourceQuota", SingularName: "resourcequota", Namespaced: true,
+			Verbs: allVerbs(), ShortNames: []string{"quota"},
+			Subresources: []string{"status"},
+		},
+		{
+			GVR: gv.WithResource("limitranges"), Kind: "LimitRange", SingularName: "limitrange", Namespaced: true,
+			Verbs: allVerbs(), ShortNames: []string{"limits"},
 		},
 	}
 }
@@ -91,6 +101,8 @@ func AddToScheme(s *runtime.Scheme) error {
 		&ConfigMap{}, &ConfigMapList{},
 		&Secret{}, &SecretList{},
 		&ServiceAccount{}, &ServiceAccountList{},
+		&ResourceQuota{}, &ResourceQuotaList{},
+		&LimitRange{}, &LimitRangeList{},
 	)
 	for _, info := range resources() {
 		if err := s.AddResource(info); err != nil {

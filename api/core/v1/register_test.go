@@ -16,7 +16,7 @@ func TestAddToScheme(t *testing.T) {
 
 	for _, kind := range []string{"Namespace", "NamespaceList", "Pod", "PodList", "Node", "NodeList", "Binding", "Event", "EventList",
 		"Service", "ServiceList", "Endpoints", "EndpointsList", "ConfigMap", "ConfigMapList", "Secret", "SecretList",
-		"ServiceAccount", "ServiceAccountList"} {
+		"ServiceAccount", "ServiceAccountList", "ResourceQuota", "ResourceQuotaList", "LimitRange", "LimitRangeList"} {
 		gvk := SchemeGroupVersion.WithKind(kind)
 		obj, err := s.New(gvk)
 		require.NoError(t, err, "New(%s)", gvk)
@@ -83,7 +83,17 @@ func TestAddToScheme(t *testing.T) {
 		{
 			resource: "serviceaccounts", kind: "ServiceAccount", singular: "serviceaccount", namespaced: true,
 			verbs:      []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"},
-			shortNames: []string{"sa"},
+			shortNames: []string{"sa"}, subresources: []string{"token"},
+		},
+		{
+			resource: "resourcequotas", kind: "ResourceQuota", singular: "resourcequota", namespaced: true,
+			verbs:      []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"},
+			shortNames: []string{"quota"}, subresources: []string{"status"},
+		},
+		{
+			resource: "limitranges", kind: "LimitRange", singular: "limitrange", namespaced: true,
+			verbs:      []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"},
+			shortNames: []string{"limits"},
 		},
 	}
 	for _, tc := range tests {

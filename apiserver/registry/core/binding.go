@@ -23,7 +23,7 @@ import (
 func Binding(clk clock.Clock, pods *registry.Store) registry.NamedCreater {
 	return registry.NamedCreater{
 		New: func() runtime.Object { return &corev1.Binding{} },
-		Create: func(ctx context.Context, ns, name string, body runtime.Object) (runtime.Object, error) {
+		Create: func(ctx context.Context, ns, name string, body runtime.Object, _ registry.CreateOptions) (runtime.Object, error) {
 			return bind(ctx, clk, pods, ns, name, body.(*corev1.Binding))
 		},
 	}

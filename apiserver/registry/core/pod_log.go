@@ -116,7 +116,7 @@ func (l *PodLog) serve(w http.ResponseWriter, r *http.Request, ns, name string) 
 	if pod.Spec.NodeName == "" {
 		return apierrors.NewBadRequest(fmt.Sprintf("pod %s does not have a host assigned", name))
 	}
-	host, err := l.kubeletHost(r, pod.Spec.NodeName)
+	host, err := kubeletHost(r, l.nodes, pod.Spec.NodeName)
 	if err != nil {
 		return err
 	}
@@ -157,8 +157,8 @@ func (l *PodLog) serve(w http.ResponseWriter, r *http.Request, ns, name string) 
 }
 
 // kubeletHost returns host:port of the node's kubelet.
-func (l *PodLog) kubeletHost(r *http.Request, nodeName string) (string, error) {
-	obj, err := l.nodes.Get(r.Context(), "", nodeName)
+func kubeletHost(r *http.Request, nodes *registry.Store, nodeName string) (string, error) {
+	obj, err := nodes.Get(r.Context(), "", nodeName)
 	if err != nil {
 		return "", err
 	}

@@ -117,8 +117,8 @@ type Environment struct {
 	// of its own; UserConfig returns a Config that authenticates as one.
 	// minicp reads its users when it starts, so they are declared here
 	// rather than added later (envtest's AddUser). minicp authorizes
-	// every authenticated user (it has no RBAC yet), so Groups only name
-	// the user.
+	// with RBAC, as envtest's kube-apiserver: a user may do what its
+	// groups and name are granted (system:masters anything).
 	Users []envtest.User
 
 	// Logger receives minicp's log. Defaults to discarding it (see
@@ -263,7 +263,10 @@ func (te *Environment) startCluster() (*runningCluster, error) {
 		// kube-apiserver has no kube-proxy, DNS or kube-dns Service
 		// (suites count the Services they list).
 		DisableServiceNetwork: te.Nodes == 0,
-		Logger:                logger,
+		// envtest's kube-apiserver authorizes with RBAC: suites check
+		// that a service account gets 403 for what no role grants.
+		AuthorizationMode: "RBAC",
+		Logger:            logger,
 	}, te.Users, startTimeout)
 }
 

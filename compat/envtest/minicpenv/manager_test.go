@@ -197,9 +197,13 @@ func TestStartErrorIfCRDPathMissing(t *testing.T) {
 }
 
 // TestUserConfig checks that a user of Users is authenticated with its own
-// token, and that an unknown one is not.
+// token and authorized by RBAC through its groups, and that an unknown
+// one is not.
 func TestUserConfig(t *testing.T) {
-	env := &minicpenv.Environment{Users: []envtest.User{{Name: "alice", Groups: []string{"team-a"}}}}
+	env := &minicpenv.Environment{Users: []envtest.User{
+		{Name: "alice", Groups: []string{"system:masters"}},
+		{Name: "bob", Groups: []string{"team-b"}},
+	}}
 	start(t, env)
 	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
 	defer cancel()
@@ -211,8 +215,15 @@ func TestUserConfig(t *testing.T) {
 	require.NoError(t, err, "client.New")
 	require.NoError(t, c.List(ctx, &corev1.NamespaceList{}), "alice lists namespaces")
 
-	_, err = env.UserConfig("bob", nil)
-	assert.Error(t, err, "UserConfig(bob), who is not in Users")
+	bobCfg, err := env.UserConfig("bob", nil)
+	require.NoError(t, err, "UserConfig(bob)")
+	bob, err := client.New(bobCfg, client.Options{})
+	require.NoError(t, err, "client.New")
+	err = bob.List(ctx, &corev1.NamespaceList{})
+	assert.True(t, apierrors.IsForbidden(err), "bob, whom no role grants it, lists namespaces: want Forbidden, got %v", err)
+
+	_, err = env.UserConfig("carol", nil)
+	assert.Error(t, err, "UserConfig(carol), who is not in Users")
 
 	cfg.BearerToken = "not-a-token"
 	c, err = client.New(cfg, client.Options{})

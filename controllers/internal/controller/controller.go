@@ -10,12 +10,17 @@ import (
 	"slices"
 	"sync"
 
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/minicp/minicp/clock"
 	"github.com/minicp/minicp/controllers/metrics"
 	"github.com/minicp/minicp/controllers/reconcile"
 	"github.com/minicp/minicp/controllers/source"
 	"github.com/minicp/minicp/informer/workqueue"
 	"github.com/minicp/minicp/logging"
+	"github.com/minicp/minicp/tracing"
+	"github.com/minicp/minicp/wait"
 )
 
 // Options configures New. The public package fills in the defaults.
@@ -36,6 +41,10 @@ type Options struct {
 	// Metrics records reconciles and the queue's metrics. Defaults to
 	// nil: none.
 	Metrics *metrics.Metrics
+	// Tracing, when set, makes each reconcile a span of component
+	// "controller/<Name>", linked to the writes whose events enqueued
+	// its Request. Defaults to nil: nothing traced.
+	Tracing *tracing.Tracing
 }
 
 // phase is where a Controller is in its life:
@@ -66,6 +75,8 @@ type Controller struct {
 	queue         *queue
 	clock         clock.Clock
 	metrics       *metrics.Metrics
+	tracer        trace.Tracer
+	revisions     *tracing.Revisions
 
 	// mu guards the fields below.
 	mu    sync.Mutex
@@ -103,9 +114,11 @@ func New(opts Options) (*Controller, error) {
 		do:            opts.Reconciler,
 		maxConcurrent: opts.MaxConcurrentReconciles,
 		log:           logging.OrDiscard(opts.Logger).With("component", "controller", "controller", opts.Name),
-		queue:         newQueue(opts.Name, opts.Clock, opts.RateLimiter, opts.Metrics.Workqueue()),
+		queue:         newQueue(opts.Name, opts.Clock, opts.RateLimiter, opts.Metrics.Workqueue(), opts.Tracing != nil),
 		clock:         opts.Clock,
 		metrics:       opts.Metrics,
+		tracer:        opts.Tracing.Tracer("controller/" + opts.Name),
+		revisions:     opts.Tracing.Revisions(),
 	}, nil
 }
 
@@ -280,17 +293,25 @@ func (c *Controller) idle() (idle bool, changed <-chan struct{}) {
 	// The queue again: a handler feeds the queue before it records the
 	// object as handled, so whatever the sources had handled is in the
 	// queue by now.
-	return c.queue.idle()
+	if idle, changed = c.queue.idle(); !idle {
+		return false, changed
+	}
+	// Idle: no one channel covers what may make it busy next (the queue,
+	// or a source whose new object enqueues nothing), so the caller is
+	// told to look again, as the Idler contract allows. Returning the
+	// queue's channel here lost the wake-up of a source that caught up
+	// without enqueuing: WaitIdle slept until its deadline.
+	return true, wait.Closed
 }
 
 // processNextWorkItem reconciles one Request; it reports false once the
 // queue is shut down.
 func (c *Controller) processNextWorkItem(ctx context.Context) bool {
-	req, ok := c.queue.get(ctx)
+	req, causes, ok := c.queue.get(ctx)
 	if !ok {
 		return false
 	}
-	c.reconcileHandler(ctx, req)
+	c.reconcileHandler(ctx, req, causes)
 	return true
 }
 
@@ -305,14 +326,19 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 //
 // Upstream: sigs.k8s.io/controller-runtime/pkg/internal/controller
 // (Controller.reconcileHandler).
-func (c *Controller) reconcileHandler(ctx context.Context, req reconcile.Request) {
+func (c *Controller) reconcileHandler(ctx context.Context, req reconcile.Request, causes []int64) {
 	log := c.log.With("reconcileID", rand.Text(), "namespace", req.Namespace, "name", req.Name)
 	ctx = logging.NewContext(ctx, log)
-	log.DebugContext(ctx, "reconcile", "hop", "reconcile")
+	log.DebugContext(ctx, "reconcile", "hop", tracing.HopReconcile)
+	ctx, span := c.startReconcileSpan(ctx, req, causes)
+	defer span.End()
 
 	start := c.clock.Now()
 	result, err := c.reconcile(ctx, req)
 	elapsed := c.clock.Since(start)
+	if err != nil {
+		span.SetStatus(codes.Error, err.Error())
+	}
 	var pe *panicError
 	switch {
 	case err != nil && ctx.Err() != nil:

@@ -427,7 +427,7 @@ func TestIdle(t *testing.T) {
 // handled.
 func TestDueDelayIsWork(t *testing.T) {
 	clk := clocktest.NewFake(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC))
-	q := newQueue("test", clk, workqueue.DefaultControllerRateLimiter[reconcile.Request](clk), nil)
+	q := newQueue("test", clk, workqueue.DefaultControllerRateLimiter[reconcile.Request](clk), nil, false)
 	q.setRunning()
 	q.mu.Lock()
 	q.addAfterLocked(request("later"), time.Minute)
@@ -509,5 +509,21 @@ func TestNewValidates(t *testing.T) {
 			_, err := New(tc.opts)
 			assert.Error(t, err, "New(%+v)", tc.opts)
 		})
+	}
+}
+
+// TestIdleChangedWhileIdleSaysLookAgain: an idle controller may turn busy
+// through a source that catches up without enqueuing anything (a handler
+// that maps the object to no Request), which no queue change announces;
+// so IdleChanged taken while idle is already closed, and WaitIdle looks
+// again instead of sleeping on the queue until its deadline.
+func TestIdleChangedWhileIdleSaysLookAgain(t *testing.T) {
+	c := newTestController(t, newRecorder(nil))
+	c.start(t)
+	require.True(t, c.Idle())
+	select {
+	case <-c.IdleChanged():
+	default:
+		t.Fatal("IdleChanged of an idle controller blocks on its queue alone")
 	}
 }

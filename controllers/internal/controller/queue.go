@@ -58,20 +58,27 @@ type queue struct {
 	running bool
 	// shuttingDown is set by shutDown: Adds are dropped and get returns.
 	shuttingDown bool
+	// causes holds, per Request waiting in ready, the revisions of the
+	// traced changes that enqueued it (at most maxCauses), for the
+	// reconcile's span; kept only when recordCauses is set.
+	causes       map[reconcile.Request][]int64
+	recordCauses bool
 }
 
 var _ handler.Queue = (*queue)(nil)
 
 // newQueue returns the queue of the controller called name; its metrics
 // go to m, when not nil.
-func newQueue(name string, clk clock.Clock, limiter workqueue.RateLimiter[reconcile.Request], m *workqueue.Metrics) *queue {
+func newQueue(name string, clk clock.Clock, limiter workqueue.RateLimiter[reconcile.Request], m *workqueue.Metrics, recordCauses bool) *queue {
 	return &queue{
-		clock:   clk,
-		limiter: limiter,
-		name:    name,
-		metrics: m,
-		ready:   workqueue.New[reconcile.Request](workqueue.QueueOptions{Name: name, Metrics: m, Clock: clk}),
-		waiting: wait.NewDeadlineQueue(wait.DeadlineOptions[reconcile.Request]{Clock: clk}),
+		causes:       map[reconcile.Request][]int64{},
+		recordCauses: recordCauses,
+		clock:        clk,
+		limiter:      limiter,
+		name:         name,
+		metrics:      m,
+		ready:        workqueue.New[reconcile.Request](workqueue.QueueOptions{Name: name, Metrics: m, Clock: clk}),
+		waiting:      wait.NewDeadlineQueue(wait.DeadlineOptions[reconcile.Request]{Clock: clk}),
 	}
 }
 
@@ -92,28 +99,52 @@ func (q *queue) Add(req reconcile.Request) {
 	q.notifyLocked()
 }
 
-// get takes the next ready Request, waiting for one; it returns false
-// once the queue shuts down or ctx ends. The caller must call done.
-func (q *queue) get(ctx context.Context) (reconcile.Request, bool) {
+// maxCauses bounds the causes kept per Request: a Request that a burst of
+// changes enqueued is reconciled once, and its span needs a few links,
+// not one per change.
+const maxCauses = 8
+
+// AddCausedBy is Add for a Request enqueued by the change an object's
+// revision rev records (the source's optional causeQueue capability):
+// the reconcile's span links to the write of rev when it was traced.
+func (q *queue) AddCausedBy(req reconcile.Request, rev int64) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.shuttingDown {
+		return
+	}
+	if q.recordCauses && rev > 0 && len(q.causes[req]) < maxCauses {
+		q.causes[req] = append(q.causes[req], rev)
+	}
+	q.ready.Add(req)
+	q.notifyLocked()
+}
+
+// get takes the next ready Request, waiting for one, with the causes
+// recorded for it; it returns false once the queue shuts down or ctx
+// ends. The caller must call done.
+func (q *queue) get(ctx context.Context) (reconcile.Request, []int64, bool) {
 	q.mu.Lock()
 	for {
 		if q.shuttingDown {
 			q.mu.Unlock()
-			return reconcile.Request{}, false
+			return reconcile.Request{}, nil, false
 		}
 		if q.ready.Len() > 0 {
 			req, _ := q.ready.Get() // does not block: see ready
 			// No notify: taking a Request makes nothing idle, and the
 			// other workers recheck ready before they wait.
 			q.processing++
+			causes := q.causes[req]
+			delete(q.causes, req)
 			q.mu.Unlock()
-			return req, true
+			return req, causes, true
 		}
 		ch := q.changed.Wait()
 		q.mu.Unlock()
 		select {
 		case <-ctx.Done():
-			return reconcile.Request{}, false
+			return reconcile.Request{}, nil, false
 		case <-ch:
 		}
 		q.mu.Lock()

@@ -53,11 +53,9 @@ type container struct {
 	dying    bool
 	log      containerLog
 	exitedCh chan struct{}
+	// stdin is the main shell's stdin, when it reads one (see mainStdin).
+	stdin *mainStdin
 }
-
-// Write makes a container the shell.Host of its process: what it writes
-// goes to the log.
-func (c *container) Write(s shell.Stream, now time.Time, text string) { c.log.write(s, now, text) }
 
 // exit is how a process ended.
 type exit struct {
@@ -125,7 +123,7 @@ func (r *Runtime) CreateContainer(ctx context.Context, podSandboxID string, conf
 		state:      cri.ContainerCreated,
 		createdAt:  r.clock.Now(),
 		exitedCh:   make(chan struct{}),
-		log:        containerLog{max: r.maxLogBytes},
+		log:        containerLog{max: r.maxLogBytes, unbuffered: config.TTY},
 	}
 	r.names[key] = c.id
 	r.containers[c.id] = c
@@ -179,8 +177,9 @@ func (c *container) resolve(argv []string) error {
 	return fmt.Errorf("exec: %q: executable file not found in $PATH", argv[0])
 }
 
-// newProcess returns a process running argv in c.
-func (c *container) newProcess(argv []string, host shell.Host) *shell.Process {
+// newProcess returns a process running argv in c, reading stdin; an
+// interactive one is a shell that reads its commands from its user.
+func (c *container) newProcess(argv []string, host shell.Host, stdin string, interactive bool) *shell.Process {
 	program := path.Base(argv[0])
 	p := c.profile
 	var nw shell.Network
@@ -188,13 +187,15 @@ func (c *container) newProcess(argv []string, host shell.Host) *shell.Process {
 		nw = podNetwork{net: c.clusterNet, namespace: c.sb.config.Metadata.Namespace}
 	}
 	return shell.NewProcess(argv, shell.Config{
-		Network:    nw,
-		Env:        c.environ(),
-		Hostname:   c.sb.hostname,
-		IP:         c.sb.ipString(),
-		WorkingDir: c.config.WorkingDir,
-		FS:         c.fs,
-		Host:       host,
+		Network:     nw,
+		Env:         c.environ(),
+		Hostname:    c.sb.hostname,
+		IP:          c.sb.ipString(),
+		WorkingDir:  c.config.WorkingDir,
+		FS:          c.fs,
+		Host:        host,
+		Stdin:       stdin,
+		Interactive: interactive,
 		Servers: func(name string) bool {
 			if _, ok := p.server(name); ok {
 				return true
@@ -241,7 +242,11 @@ func (r *Runtime) StartContainer(ctx context.Context, containerID string) error 
 	for _, m := range c.config.Mounts {
 		c.fs.Mount(m.ContainerPath, m.Files, m.Readonly)
 	}
-	c.proc = c.newProcess(argv, c)
+	interactive := c.config.Stdin && isInteractiveShell(argv)
+	if interactive {
+		c.stdin = &mainStdin{}
+	}
+	c.proc = c.newProcess(argv, c, "", interactive)
 	c.state, c.startedAt = cri.ContainerRunning, now
 	r.changedLocked()
 	r.logger.Debug("container started", "hop", "runtime.container.start", "pod", c.sb.config.Metadata.Name,
@@ -263,6 +268,8 @@ func (r *Runtime) resultLocked(c *container, res shell.Result, at time.Time) {
 		r.waitIOLocked(c, res.IO)
 	case shell.Exited:
 		r.exitLocked(c, exitWithCode(res.ExitCode, at))
+	case shell.Prompting:
+		r.promptLocked(c, at)
 	}
 }
 

@@ -88,8 +88,10 @@
 //
 // The goroutines the runtime owns are Start's and, per listening port of
 // an HTTP server, one Serve loop and its connections. They end when their
-// container stops or when Start's ctx is done. Log readers and execs
-// block in their caller's goroutine.
+// container stops or when Start's ctx is done. Log readers, execs
+// (ExecSync, and Exec with the streams of `kubectl exec`: stdin read
+// first, or a shell on a terminal reading line by line; see
+// LANGUAGE.md) and AttachStdin block in their caller's goroutine.
 //
 // Upstream: containerd's CRI plugin (pkg/cri/server), as far as the
 // kubelet can tell.

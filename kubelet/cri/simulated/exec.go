@@ -2,6 +2,7 @@ package simulated
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -37,10 +38,51 @@ func (o *execOutput) result(code int) cri.ExecSyncResult {
 // exec (its port is taken); it fails with exit code 1. See
 // cri.ContainerManager.
 func (r *Runtime) ExecSync(ctx context.Context, containerID string, cmd []string, timeout time.Duration) (cri.ExecSyncResult, error) {
-	if len(cmd) == 0 {
-		return cri.ExecSyncResult{}, fmt.Errorf("exec in %s: empty command: %w", containerID, cri.ErrFailedPrecondition)
-	}
 	out := &execOutput{max: r.maxLogBytes}
+	code, err := r.exec(ctx, containerID, cmd, execRun{timeout: timeout, out: out})
+	var failed execFailed
+	if errors.As(err, &failed) {
+		return cri.ExecSyncResult{}, failed.error
+	}
+	return out.result(code), err
+}
+
+// execRun is how one exec runs: its deadline (zero: none), its stdin,
+// where its output goes while the runtime's lock is held, and flush,
+// which hands that output on after the lock is released. With prompt the
+// command is an interactive shell: prompt, called without the lock,
+// reads its user's next input and feeds it (see shell.Process.Feed).
+type execRun struct {
+	timeout time.Duration
+	stdin   string
+	out     shell.Host
+	flush   func()
+	prompt  func(ctx context.Context, proc *shell.Process)
+}
+
+// execFailed marks the errors that leave no exit code: the exec did not
+// run.
+type execFailed struct{ error }
+
+func (e execFailed) Unwrap() error { return e.error }
+
+// containerExitedError is an exec cut short by its container's exit.
+type containerExitedError struct{ error }
+
+func (e containerExitedError) Unwrap() error { return e.error }
+
+// exec runs cmd in the container and returns its exit code. The code is
+// -1 with an execFailed error when it could not start, -1 with the error
+// when ctx or the timeout ended it, and 137 with a containerExitedError
+// when the container exited under it.
+func (r *Runtime) exec(ctx context.Context, containerID string, cmd []string, run execRun) (int, error) {
+	flush := run.flush
+	if flush == nil {
+		flush = func() {}
+	}
+	if len(cmd) == 0 {
+		return -1, execFailed{fmt.Errorf("exec in %s: empty command: %w", containerID, cri.ErrFailedPrecondition)}
+	}
 	r.lock()
 	c, err := r.containerLocked(containerID)
 	if err == nil && (c.state != cri.ContainerRunning || c.dying) {
@@ -48,29 +90,46 @@ func (r *Runtime) ExecSync(ctx context.Context, containerID string, cmd []string
 	}
 	if err != nil {
 		r.unlock()
-		return cri.ExecSyncResult{}, fmt.Errorf("exec: %w", err)
+		return -1, execFailed{fmt.Errorf("exec: %w", err)}
 	}
 	if err := c.resolve(cmd); err != nil {
 		r.unlock()
-		out.Write(shell.Stderr, time.Time{}, "OCI runtime exec failed: exec failed: unable to start container process: "+err.Error()+": unknown\n")
-		return out.result(127), nil
+		run.out.Write(shell.Stderr, time.Time{}, "OCI runtime exec failed: exec failed: unable to start container process: "+err.Error()+": unknown\n")
+		flush()
+		return 127, nil
 	}
-	proc := c.newProcess(cmd, out)
+	proc := c.newProcess(cmd, run.out, run.stdin, run.prompt != nil)
 	exited := c.exitedCh
-	start := r.clock.Now()
 	var deadline <-chan time.Time
-	if timeout > 0 {
-		t := r.clock.NewTimer(timeout)
+	if run.timeout > 0 {
+		t := r.clock.NewTimer(run.timeout)
 		defer t.Stop()
 		deadline = t.C()
 	}
-	now := start
+	now := r.clock.Now()
 	for {
 		res := proc.Run(now)
 		r.unlock()
+		// The output goes out without the lock: it is I/O, and the
+		// reader may be slow.
+		flush()
 		switch res.Kind {
 		case shell.Exited:
-			return out.result(res.ExitCode), nil
+			return res.ExitCode, nil
+		case shell.Prompting:
+			// The user takes their time; the container may exit
+			// meanwhile, which the next Run sees.
+			run.prompt(ctx, proc)
+			if err := ctx.Err(); err != nil {
+				return -1, fmt.Errorf("exec in %s: %w", containerID, err)
+			}
+			r.lock()
+			if c.state != cri.ContainerRunning || c.dying {
+				r.unlock()
+				return 137, containerExitedError{fmt.Errorf("exec in %s: the container exited: %w", containerID, cri.ErrFailedPrecondition)}
+			}
+			now = r.clock.Now()
+			continue
 		case shell.Waiting:
 			// The network I/O runs here, in the caller's goroutine,
 			// without the lock.
@@ -79,8 +138,9 @@ func (r *Runtime) ExecSync(ctx context.Context, containerID string, cmd []string
 			now = r.clock.Now()
 			continue
 		case shell.Serving:
-			out.Write(shell.Stderr, now, fmt.Sprintf("%s: bind: address already in use\n", res.Argv[0]))
-			return out.result(1), nil
+			run.out.Write(shell.Stderr, now, fmt.Sprintf("%s: bind: address already in use\n", res.Argv[0]))
+			flush()
+			return 1, nil
 		}
 		// A process that sleeps forever (tail -f) only ends by the
 		// deadline, ctx or the container's exit.
@@ -102,9 +162,9 @@ func (r *Runtime) ExecSync(ctx context.Context, containerID string, cmd []string
 		select {
 		case <-wake:
 		case <-deadline:
-			err = fmt.Errorf("exec in %s: command %q timed out after %v: %w", containerID, cmd, timeout, context.DeadlineExceeded)
+			err = fmt.Errorf("exec in %s: command %q timed out after %v: %w", containerID, cmd, run.timeout, context.DeadlineExceeded)
 		case <-exited:
-			err = fmt.Errorf("exec in %s: the container exited: %w", containerID, cri.ErrFailedPrecondition)
+			err = containerExitedError{fmt.Errorf("exec in %s: the container exited: %w", containerID, cri.ErrFailedPrecondition)}
 		case <-ctx.Done():
 			err = fmt.Errorf("exec in %s: %w", containerID, ctx.Err())
 		}
@@ -112,12 +172,12 @@ func (r *Runtime) ExecSync(ctx context.Context, containerID string, cmd []string
 			timer.Stop()
 		}
 		if err != nil {
-			return out.result(-1), err
+			return -1, err
 		}
 		r.lock()
 		if c.state != cri.ContainerRunning || c.dying {
 			r.unlock()
-			return out.result(137), fmt.Errorf("exec in %s: the container exited: %w", containerID, cri.ErrFailedPrecondition)
+			return 137, containerExitedError{fmt.Errorf("exec in %s: the container exited: %w", containerID, cri.ErrFailedPrecondition)}
 		}
 		now = res.Until
 	}

@@ -34,6 +34,10 @@ type logEntry struct {
 // guarded by Runtime.mu.
 type containerLog struct {
 	max int
+	// unbuffered makes every write visible at once, a line's start as a
+	// partial entry: a terminal's output (a prompt, an echoed key) is
+	// not held until its line ends.
+	unbuffered bool
 	// entries are the lines kept; the oldest are dropped past max bytes.
 	// first is the sequence number of entries[0], so that a reader's
 	// position survives the dropping.
@@ -72,6 +76,9 @@ func (l *containerLog) write(stream shell.Stream, now time.Time, text string) {
 		l.add(logEntry{at: now, stream: stream, text: l.partial[stream] + text[:i]})
 		l.partial[stream] = ""
 		text = text[i+1:]
+	}
+	if l.unbuffered {
+		l.flush(stream)
 	}
 	l.notify()
 }

@@ -23,6 +23,15 @@ var controllerRoles = map[string][]*ruleBuilder{
 		rule("get", "list", "watch", "update").groups(legacyGroup).resources("pods"),
 		eventsRule(),
 	},
+	"disruption-controller": {
+		rule("get", "list", "watch").groups(appsGroup).resources("deployments", "replicasets", "statefulsets"),
+		rule("get", "list", "watch").groups(legacyGroup).resources("replicationcontrollers"),
+		rule("get", "list", "watch").groups(policyGroup).resources("poddisruptionbudgets"),
+		rule("update").groups(policyGroup).resources("poddisruptionbudgets/status"),
+		rule("get").groups("*").resources("*/scale"),
+		rule("update").groups(legacyGroup).resources("pods/status"),
+		eventsRule(),
+	},
 	"endpoint-controller": {
 		rule("get", "list", "watch").groups(legacyGroup).resources("services", "pods"),
 		rule("get", "list", "create", "update", "delete").groups(legacyGroup).resources("endpoints"),
@@ -56,6 +65,11 @@ var controllerRoles = map[string][]*ruleBuilder{
 		rule("update").groups(appsGroup).resources("replicasets/status"),
 		rule("update").groups(appsGroup).resources("replicasets/finalizers"),
 		rule("list", "watch", "patch", "create", "delete").groups(legacyGroup).resources("pods"),
+		eventsRule(),
+	},
+	"resourcequota-controller": {
+		rule("list", "watch").groups("*").resources("*"),
+		rule("update").groups(legacyGroup).resources("resourcequotas/status"),
 		eventsRule(),
 	},
 	"service-account-controller": {

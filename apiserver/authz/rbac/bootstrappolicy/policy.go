@@ -26,6 +26,9 @@ const (
 	aggregateToEditRole    = "system:aggregate-to-edit"
 	aggregateToViewRole    = "system:aggregate-to-view"
 	selfSubjectReviewsRule = "selfsubjectreviews"
+	// ServiceAccountsGroup holds every service account.
+	ServiceAccountsGroup = "system:serviceaccounts"
+	issuerDiscoveryRole  = "system:service-account-issuer-discovery"
 )
 
 // ClusterRoles returns the default ClusterRoles, fresh on every call.
@@ -57,6 +60,15 @@ func ClusterRoles() []rbacv1.ClusterRole {
 				rule("create").groups(authorizationGroup).resources("selfsubjectaccessreviews", "selfsubjectrulesreviews"),
 				rule("create").groups(authenticationGroup).resources(selfSubjectReviewsRule),
 			),
+		},
+		{
+			// system:service-account-issuer-discovery reads the OpenID
+			// discovery document and keys of service account tokens.
+			ObjectMeta: objectMeta(issuerDiscoveryRole),
+			Rules: rules(rule("get").urls(
+				"/.well-known/openid-configuration", "/.well-known/openid-configuration/",
+				"/openid/v1/jwks", "/openid/v1/jwks/",
+			)),
 		},
 		{
 			// system:public-info-viewer reads health and version, also
@@ -219,6 +231,7 @@ func ClusterRoleBindings() []rbacv1.ClusterRoleBinding {
 		binding(basicUserRole, basicUserRole, group(AuthenticatedGroup)),
 		binding(monitoringRole, monitoringRole, group(MonitoringGroup)),
 		binding(publicInfoViewerRole, publicInfoViewerRole, group(AuthenticatedGroup), group(UnauthenticatedGroup)),
+		binding(issuerDiscoveryRole, issuerDiscoveryRole, group(ServiceAccountsGroup)),
 		binding(systemNodeProxierRole, systemNodeProxierRole, user(KubeProxyUser)),
 		binding(kubeControllerMgrRole, kubeControllerMgrRole, user(KubeControllerManager)),
 		binding(kubeSchedulerRole, kubeSchedulerRole, user(KubeSchedulerUser)),

@@ -52,6 +52,7 @@ func init() {
 		"wget":     wget,
 		"nc":       nc,
 		"nslookup": nslookup,
+		"tar":      tarBuiltin,
 	}
 }
 

@@ -36,6 +36,16 @@ type Config struct {
 	// FS is the container's file system, shared with its execs. Defaults
 	// to a new one.
 	FS *FS
+	// Stdin is what the process reads on fd 0, all of it known when it
+	// starts: an exec's stdin, read to its end first (the shell has no
+	// blocking reads). A shell given no script runs Stdin as its script,
+	// as `echo 'cmd' | sh` does. Defaults to none.
+	Stdin string
+	// Interactive makes a shell given no script and no Stdin read its
+	// commands from its user, one line at a time, as on a terminal: Run
+	// returns Prompting when the shell waits for the next line, which
+	// Feed gives. Such a shell ends only with exit (or a signal).
+	Interactive bool
 	// Host receives the output. Required.
 	Host Host
 	// Network is the cluster network, as the pod sees it: wget, nc and
@@ -77,6 +87,9 @@ const (
 	Serving
 	// Exited: the process ended with Result.ExitCode.
 	Exited
+	// Prompting: an interactive shell waits for its next line (Feed),
+	// after which Run goes on.
+	Prompting
 	// Waiting: the process waits for network I/O. The caller runs
 	// Result.IO without holding anything the network may need (the
 	// runtime's lock: the other end may be a container of the same

@@ -3,6 +3,7 @@ package shell
 import (
 	"maps"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -103,4 +104,17 @@ func (fs *FS) IsDir(name string) bool {
 		}
 	}
 	return false
+}
+
+// Files returns the paths of the files at or below dir, sorted.
+func (fs *FS) Files(dir string) []string {
+	dir = path.Clean(dir)
+	var out []string
+	for name := range fs.files {
+		if within(name, dir) || dir == "/" {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

@@ -65,6 +65,9 @@ type Process struct {
 	// capture collects stdout in a command substitution.
 	capture *strings.Builder
 	depth   int
+	// interactive is set for a shell that reads its commands from its
+	// user (Config.Interactive).
+	interactive bool
 	// failure is a start-up error (a syntax error) reported by the first
 	// Run.
 	failure *failure
@@ -184,6 +187,17 @@ func NewProcess(argv []string, cfg Config) *Process {
 	case len(rest) > 0:
 		// There is no file system to read a script file from.
 		p.fail(127, fmt.Sprintf("%s: can't open '%s': No such file or directory\n", shell, rest[0]))
+	case cfg.Stdin != "":
+		// sh with no script reads it from stdin, which it consumes.
+		prog, err := Parse(cfg.Stdin)
+		p.stdin = nil
+		if err != nil {
+			p.fail(2, shell+": "+err.Error()+"\n")
+			break
+		}
+		p.frames = []*frame{{prog: prog}}
+	case cfg.Interactive:
+		p.interactive = true
 	default:
 		// An interactive shell with no terminal reads an empty stdin and
 		// exits 0: what `docker run busybox` does.
@@ -208,6 +222,9 @@ func newProcess(cfg Config) *Process {
 		p.setVar("PWD", wd)
 	}
 	p.fds = [3]sink{{}, {kind: sinkStdout}, {kind: sinkStderr}}
+	if cfg.Stdin != "" {
+		p.stdin = &input{data: cfg.Stdin}
+	}
 	p.args = []string{"sh"}
 	return p
 }

@@ -53,6 +53,9 @@ func (p *Process) Run(now time.Time) Result {
 		// (a sleep) is over, or right after a kill the shell sent itself.
 		p.startTraps()
 		if len(p.frames) == 0 {
+			if p.interactive && !p.inExitTrap {
+				return Result{Kind: Prompting}
+			}
 			if p.exitWith(p.status) {
 				return Result{Kind: Exited, ExitCode: p.exitCode}
 			}

@@ -1,0 +1,102 @@
+package resourcequota_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	appsv1 "github.com/minicp/minicp/api/apps/v1"
+	corev1 "github.com/minicp/minicp/api/core/v1"
+	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/api/resource"
+	"github.com/minicp/minicp/apiserver/apiservertest"
+	"github.com/minicp/minicp/client"
+	"github.com/minicp/minicp/clock"
+	"github.com/minicp/minicp/cluster/clustertest"
+	"github.com/minicp/minicp/controllers/resourcequota"
+)
+
+const ns = "default"
+
+func resources(kv ...string) corev1.ResourceList {
+	out := corev1.ResourceList{}
+	for i := 0; i < len(kv); i += 2 {
+		out[corev1.ResourceName(kv[i])] = resource.MustParse(kv[i+1])
+	}
+	return out
+}
+
+// sameAmounts compares resource lists by amount, as the API writes
+// "500m" and "0.5" alike.
+func sameAmounts(a, b corev1.ResourceList) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for name, q := range a {
+		if other, ok := b[name]; !ok || q.Cmp(other) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// TestUsage: the controller fills status.hard from the spec and
+// status.used from the pods, ConfigMaps and Deployments of the
+// namespace, and follows them as they come, finish and go.
+func TestUsage(t *testing.T) {
+	cl := clustertest.InMemoryClient(t, apiservertest.New(t))
+	cs, err := client.NewClientset(cl)
+	require.NoError(t, err)
+	ctx := t.Context()
+	pod := func(name, cpu string) *corev1.Pod {
+		p, err := cs.Pods(ns).Create(ctx, &corev1.Pod{
+			ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: ns},
+			Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "nginx",
+				Resources: corev1.ResourceRequirements{Requests: resources("cpu", cpu), Limits: resources("cpu", cpu)}}}},
+		}, client.WriteOptions{})
+		require.NoError(t, err, "create pod %s", name)
+		return p
+	}
+	pod("a", "250m")
+	done := pod("b", "500m")
+	_, err = cs.ConfigMaps(ns).Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "cm", Namespace: ns}}, client.WriteOptions{})
+	require.NoError(t, err)
+	_, err = cs.Deployments(ns).Create(ctx, &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: "d", Namespace: ns},
+		Spec: appsv1.DeploymentSpec{Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "d"}}, Template: corev1.PodTemplateSpec{
+			ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": "d"}},
+			Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "nginx"}}},
+		}},
+	}, client.WriteOptions{})
+	require.NoError(t, err)
+
+	hard := resources("pods", "5", "count/pods", "5", "requests.cpu", "2", "limits.memory", "1Gi", "count/configmaps", "3",
+		"count/deployments.apps", "2", "services", "1")
+	quotas, err := client.NewResource[*corev1.ResourceQuota, *corev1.ResourceQuotaList](cl, corev1.SchemeGroupVersion.WithResource("resourcequotas"))
+	require.NoError(t, err)
+	quotas = quotas.Namespace(ns)
+	_, err = quotas.Create(ctx, &corev1.ResourceQuota{ObjectMeta: metav1.ObjectMeta{Name: "q", Namespace: ns}, Spec: corev1.ResourceQuotaSpec{Hard: hard}},
+		client.WriteOptions{})
+	require.NoError(t, err)
+	clustertest.StartManager(t, cl, clock.Real, resourcequota.Add)
+
+	waitUsed := func(what string, want corev1.ResourceList) {
+		t.Helper()
+		clustertest.WaitFor(t, quotas, "q", what, func(q *corev1.ResourceQuota, found bool) bool {
+			return found && sameAmounts(q.Status.Hard, hard) && sameAmounts(q.Status.Used, want)
+		})
+	}
+	waitUsed("first usage", resources("pods", "2", "count/pods", "2", "requests.cpu", "750m", "limits.memory", "0",
+		"count/configmaps", "1", "count/deployments.apps", "1", "services", "0"))
+
+	// A pod that finished uses nothing but its count.
+	done.Status.Phase = corev1.PodSucceeded
+	_, err = cs.Pods(ns).UpdateStatus(ctx, done, client.WriteOptions{})
+	require.NoError(t, err)
+	waitUsed("b finished", resources("pods", "1", "count/pods", "2", "requests.cpu", "250m", "limits.memory", "0",
+		"count/configmaps", "1", "count/deployments.apps", "1", "services", "0"))
+
+	require.NoError(t, cs.Pods(ns).Delete(ctx, "a", metav1.DeleteOptions{}))
+	waitUsed("a deleted", resources("pods", "0", "count/pods", "1", "requests.cpu", "0", "limits.memory", "0",
+		"count/configmaps", "1", "count/deployments.apps", "1", "services", "0"))
+}
