@@ -1,7 +1,7 @@
 # minicp: the two commands a newcomer needs are `make run` and `make test`.
 GO ?= go
 
-.PHONY: build test run bench vet tidy compat workshop-check
+.PHONY: build test run bench vet tidy compat workshop-check fuzz
 
 build:
 	$(GO) build ./...
@@ -30,6 +30,15 @@ test: tidy vet
 
 run:
 	$(GO) run ./cmd/minicp up
+
+# fuzz runs every fuzz target (decoders, patches, selectors, request
+# paths, CRD schemas) for FUZZTIME each, one at a time, as `go test -fuzz`
+# requires; about two minutes in all. `make test` already replays their
+# f.Add inputs and the failures committed under testdata/fuzz. For a
+# longer hunt of one target: ./hack/fuzz -t 5m FuzzPatch.
+FUZZTIME ?= 6s
+fuzz:
+	GO=$(GO) ./hack/fuzz -t $(FUZZTIME)
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./...

@@ -28,6 +28,8 @@ func TestDefaultAdmissionOrder(t *testing.T) {
 	before("Defaulting", "LimitRanger")
 	before("LimitRanger", "DefaultTolerationSeconds")
 	before("LimitRanger", "MutatingAdmissionWebhook")
+	// The webhooks see the pod's priority, as upstream orders them.
+	before("Priority", "MutatingAdmissionWebhook")
 	before("ValidatingAdmissionWebhook", "ResourceQuota")
 	assert.Equal(t, "ResourceQuota", names[len(names)-1], "ResourceQuota is last")
 }

@@ -18,9 +18,11 @@ import (
 	coordinationv1 "github.com/minicp/minicp/api/coordination/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	discoveryv1 "github.com/minicp/minicp/api/discovery/v1"
+	metricsv1beta1 "github.com/minicp/minicp/api/metrics/v1beta1"
 	policyv1 "github.com/minicp/minicp/api/policy/v1"
 	rbacv1 "github.com/minicp/minicp/api/rbac/v1"
 	"github.com/minicp/minicp/api/runtime"
+	schedulingv1 "github.com/minicp/minicp/api/scheduling/v1"
 	"github.com/minicp/minicp/apiserver/admission"
 	"github.com/minicp/minicp/apiserver/handlers"
 	"github.com/minicp/minicp/apiserver/printers"
@@ -40,7 +42,7 @@ func NewScheme() (*runtime.Scheme, error) {
 	s := runtime.NewScheme()
 	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, coordinationv1.AddToScheme, appsv1.AddToScheme, batchv1.AddToScheme, autoscalingv1.AddToScheme, apiextensionsv1.AddToScheme, admissionregistrationv1.AddToScheme,
 		rbacv1.AddToScheme, authorizationv1.AddToScheme, authenticationv1.AddToScheme, discoveryv1.AddToScheme,
-		autoscalingv2.AddToScheme, certificatesv1.AddToScheme, policyv1.AddToScheme} {
+		autoscalingv2.AddToScheme, certificatesv1.AddToScheme, policyv1.AddToScheme, schedulingv1.AddToScheme, metricsv1beta1.AddToScheme} {
 		if err := add(s); err != nil {
 			return nil, err
 		}
@@ -130,7 +132,13 @@ func (s *Server) installBuiltinResources() error {
 	if err := s.installPolicyResources(); err != nil {
 		return err
 	}
+	if err := s.installSchedulingResources(); err != nil {
+		return err
+	}
 	if err := s.installQuotaResources(); err != nil {
+		return err
+	}
+	if err := s.installMetricsResources(); err != nil {
 		return err
 	}
 	return s.installAPIExtensionsResources()
@@ -157,7 +165,11 @@ func DefaultAdmission(s *Server) admission.Chain {
 		// service account and token volume.
 		chain = append(chain, &admission.ServiceAccount{ServiceAccounts: s, GenerateName: registry.GenerateName})
 	}
+	// After ServiceAccount and before DefaultTolerationSeconds in
+	// upstream's order; the two touch different fields, so after it here
+	// is the same.
 	return append(chain,
+		&admission.Priority{Classes: priorityAdmission{s}},
 		mutatingWebhooks,
 		&admission.NamespaceLifecycle{Namespaces: s, Clock: s.clock},
 		validatingWebhooks,

@@ -141,6 +141,8 @@ func (p *blockingPlugin) Admit(ctx context.Context, _ *admission.Attributes) err
 	}
 }
 
+// TestTooManyRequests: with every in-flight seat taken, requests are 429
+// with a Retry-After, except the health checks.
 func TestTooManyRequests(t *testing.T) {
 	plugin := &blockingPlugin{entered: make(chan struct{}), release: make(chan struct{})}
 	s := newTestServer(t, func(o *apiserver.Options) {
@@ -153,6 +155,11 @@ func TestTooManyRequests(t *testing.T) {
 	r := s.mustDo(http.StatusTooManyRequests, "GET", "/api/v1/pods", "")
 	assert.Equal(t, metav1.StatusReasonTooManyRequests, r.status(t).Reason)
 	assert.Equal(t, "1", r.header.Get("Retry-After"))
+	// Health checks never count against the limit, or a prober would take
+	// a busy server for a dead one.
+	for _, path := range []string{"/healthz", "/livez", "/readyz"} {
+		s.mustDo(http.StatusOK, "GET", path, "")
+	}
 	close(plugin.release)
 	assert.Equal(t, http.StatusCreated, (<-done).code)
 	s.mustDo(http.StatusOK, "GET", "/api/v1/pods", "") // the slot is free again

@@ -276,6 +276,7 @@ var openAPIPackageNames = map[string]string{
 	"resource":         "io.k8s.apimachinery.pkg.api.resource",
 	"intstr":           "io.k8s.apimachinery.pkg.util.intstr",
 	"apiextensions/v1": "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1",
+	"metrics/v1beta1":  "io.k8s.metrics.pkg.apis.metrics.v1beta1",
 }
 
 // openAPIDefinitionName is the name of t's definition as upstream

@@ -10,11 +10,11 @@ import (
 
 // specialOpenAPISchema returns the schema of a type that encodes itself
 // (its own MarshalJSON), and false for ordinary types, whose schema
-// follows from their fields. Times are date-time strings, a Quantity is a
-// string or a number, an IntOrString an integer or a string, each spelled
-// as upstream publishes it in each OpenAPI version; any other
-// self-encoding type (a CRD's JSON, JSONSchemaPropsOrBool) may be any
-// JSON value, so its schema has no type, as upstream's has none.
+// follows from their fields. Times are date-time strings, a Duration a
+// string, a Quantity a string or a number, an IntOrString an integer or a
+// string, each spelled as upstream publishes it in each OpenAPI version;
+// any other self-encoding type (a CRD's JSON, JSONSchemaPropsOrBool) may
+// be any JSON value, so its schema has no type, as upstream's has none.
 //
 // Upstream: the OpenAPIDefinition, OpenAPISchemaType and
 // OpenAPISchemaFormat methods of k8s.io/apimachinery's special types.
@@ -23,6 +23,8 @@ func specialOpenAPISchema(t reflect.Type, flavor openAPIFlavor) (map[string]any,
 	switch t {
 	case reflect.TypeFor[metav1.Time](), reflect.TypeFor[metav1.MicroTime]():
 		s = map[string]any{"type": "string", "format": "date-time"}
+	case reflect.TypeFor[metav1.Duration]():
+		s = map[string]any{"type": "string"}
 	case reflect.TypeFor[metav1.FieldsV1]():
 		s = map[string]any{"type": "object"}
 	case reflect.TypeFor[apiresource.Quantity]():

@@ -33,14 +33,17 @@ var loopbackUser = &request.User{Name: "system:apiserver", Groups: []string{requ
 const bootstrapPolicyRetry = time.Second
 
 // runBootstrapPolicy reconciles the default RBAC policy once the watch
-// caches have synced, retrying on error until it succeeds or ctx is
-// done, then closes policyReadyCh. Upstream: the rbac/bootstrap-roles
+// caches have synced, and creates the system priority classes, retrying
+// on error until it succeeds or ctx is done, then closes policyReadyCh. Upstream: the rbac/bootstrap-roles
 // post-start hook.
 func (s *Server) runBootstrapPolicy(ctx context.Context) {
 	for {
 		revs, err := s.ensureBootstrapPolicy(ctx)
 		if err == nil {
 			err = s.waitPolicyCached(ctx, revs)
+		}
+		if err == nil {
+			err = s.ensureSystemPriorityClasses(ctx)
 		}
 		if err == nil {
 			close(s.policyReadyCh)

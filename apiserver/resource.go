@@ -52,6 +52,11 @@ type Resource struct {
 	// TypeConverter returns the server-side apply schema of the kind.
 	// Defaults to the one built from the kind's Go type.
 	TypeConverter func() (*fieldmanager.TypeConverter, error)
+	// Storage, when set, serves the resource instead of etcd, with no
+	// watch cache: for kinds computed on every read rather than stored
+	// (metrics.k8s.io's NodeMetrics and PodMetrics). Its keys are the
+	// registry's.
+	Storage storage.Interface
 }
 
 // resource is an installed Resource.
@@ -85,6 +90,9 @@ type resource struct {
 // InstallResource starts serving r, with its own storage under the
 // server's etcd prefix. The kind must be in the server's Scheme.
 func (s *Server) InstallResource(r Resource) error {
+	if r.Storage != nil {
+		return s.installComputedResource(r)
+	}
 	etcdStore, err := storage.NewStore(s.etcd, storage.StoreOptions{
 		Prefix:        s.prefix,
 		GroupResource: r.Info.GVR.GroupResource(),

@@ -515,8 +515,12 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		// Slow clients may not hold a connection open without sending
 		// headers: 10s is far more than any real client needs.
 		ReadHeaderTimeout: 10 * time.Second,
-		BaseContext:       func(net.Listener) context.Context { return ctx },
-		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		// A keep-alive connection with no request on it is closed after
+		// 90s, kube-apiserver's value (http.DefaultTransport's own idle
+		// timeout); a slow body is bounded by filters.Limits.RequestTimeout.
+		IdleTimeout: 90 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return ctx },
+		ErrorLog:    slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
 	errCh := make(chan error, 1)
 	go func() { errCh <- srv.Serve(ln) }()

@@ -87,9 +87,21 @@ func TestWatchSingleObjectByFieldSelector(t *testing.T) {
 
 func TestWatchTimeoutEndsStream(t *testing.T) {
 	s := newTestServer(t)
-	w := s.openWatch("/api/v1/namespaces/default/pods?watch=true&timeoutSeconds=0")
+	w := s.openWatch("/api/v1/namespaces/default/pods?watch=true&timeoutSeconds=1")
 	_, ok := <-w.events
 	assert.False(t, ok, "the stream ends without events")
+}
+
+// TestWatchTimeoutZeroIsUnset: timeoutSeconds=0 means "not set", as in
+// kube-apiserver: the watch stays open for the server's default timeout
+// rather than ending at once.
+func TestWatchTimeoutZeroIsUnset(t *testing.T) {
+	s := newTestServer(t)
+	w := s.openWatch("/api/v1/namespaces/default/pods?watch=true&timeoutSeconds=0")
+	s.createPod("after-open", nil)
+	typ, p := w.nextPod()
+	assert.Equal(t, "ADDED", typ)
+	assert.Equal(t, "after-open", p.Name)
 }
 
 // TestWatchAfterCompactionIsExpired: without a watch cache, a watch from

@@ -28,6 +28,7 @@ import (
 	policyv1 "github.com/minicp/minicp/api/policy/v1"
 	rbacv1 "github.com/minicp/minicp/api/rbac/v1"
 	"github.com/minicp/minicp/api/runtime"
+	schedulingv1 "github.com/minicp/minicp/api/scheduling/v1"
 	"github.com/minicp/minicp/clock"
 )
 
@@ -105,7 +106,7 @@ func NewScheme() (*runtime.Scheme, error) {
 	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, coordinationv1.AddToScheme,
 		appsv1.AddToScheme, batchv1.AddToScheme, autoscalingv1.AddToScheme, apiextensionsv1.AddToScheme, admissionregistrationv1.AddToScheme,
 		rbacv1.AddToScheme, authorizationv1.AddToScheme, authenticationv1.AddToScheme, discoveryv1.AddToScheme,
-		autoscalingv2.AddToScheme, certificatesv1.AddToScheme, policyv1.AddToScheme} {
+		autoscalingv2.AddToScheme, certificatesv1.AddToScheme, policyv1.AddToScheme, schedulingv1.AddToScheme} {
 		if err := add(s); err != nil {
 			return nil, fmt.Errorf("client: %w", err)
 		}

@@ -87,8 +87,9 @@ func TestWatchEndsWithContext(t *testing.T) {
 
 func TestWatchEndsWithServerTimeout(t *testing.T) {
 	forEachMode(t, func(t *testing.T, cs *client.Clientset) {
-		zero := int64(0)
-		w, err := cs.Pods("default").Watch(t.Context(), client.ListOptions{TimeoutSeconds: &zero})
+		// 0 would mean "not set", the server's own default of 30 minutes or more.
+		one := int64(1)
+		w, err := cs.Pods("default").Watch(t.Context(), client.ListOptions{TimeoutSeconds: &one})
 		require.NoError(t, err)
 		defer w.Stop()
 		clustertest.WaitClosed(t, w)

@@ -27,7 +27,8 @@ const logServerShutdownTimeout = 5 * time.Second
 //
 //	GET /containerLogs/{namespace}/{pod}/{container}?follow=&tailLines=&timestamps=&sinceSeconds=&sinceTime=&limitBytes=&previous=
 //
-// which the API server's pods/log relays, and the streaming endpoints of
+// which the API server's pods/log relays; GET /stats/summary, the usage
+// metrics.k8s.io reports (stats_summary.go); and the streaming endpoints of
 // exec_server.go (exec, attach, portForward). Shutdown: the listener closes,
 // streams end with ctx, and serveLogs returns once every connection is
 // closed.
@@ -38,6 +39,7 @@ const logServerShutdownTimeout = 5 * time.Second
 func (k *Kubelet) serveLogs(ctx context.Context, ln net.Listener) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /containerLogs/{namespace}/{pod}/{container}", k.serveContainerLogs)
+	mux.HandleFunc("GET /stats/summary", k.serveStatsSummary)
 	// The streaming endpoints take GET (WebSocket) and POST (SPDY). Their
 	// connections are hijacked, which Shutdown does not wait for: streams
 	// does.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Everything returns a selector that matches every set.
@@ -104,7 +105,7 @@ func UnescapeValue(s string) (string, error) {
 	}
 	var b strings.Builder
 	inSlash := false
-	for _, c := range s {
+	for i, c := range s {
 		if inSlash {
 			switch c {
 			case '\\', ',', '=':
@@ -121,7 +122,10 @@ func UnescapeValue(s string) (string, error) {
 		case ',', '=':
 			return "", fmt.Errorf("invalid field selector: unescaped character in value: %q", c)
 		default:
-			b.WriteRune(c)
+			// The bytes of s, not c: ranging turns each byte of invalid
+			// UTF-8 into U+FFFD, and a value must come back as it was sent.
+			_, size := utf8.DecodeRuneInString(s[i:])
+			b.WriteString(s[i : i+size])
 		}
 	}
 	if inSlash {

@@ -58,15 +58,13 @@ func Decode(data []byte, into Object) (unknownFields []string, err error) {
 
 // withoutUnknownFields re-encodes data without the fields t does not have.
 func withoutUnknownFields(data []byte, t reflect.Type) ([]byte, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
+	f := unknownFilter{dec: json.NewDecoder(bytes.NewReader(data))}
 	// Numbers stay json.Number so integers above 2^53 survive the re-encode.
-	dec.UseNumber()
-	var generic any
-	if err := dec.Decode(&generic); err != nil {
+	f.dec.UseNumber()
+	if err := f.value(t); err != nil {
 		return nil, err
 	}
-	walkUnknown(generic, t, "", nil, true)
-	return json.Marshal(generic)
+	return f.out.Bytes(), nil
 }
 
 // Encode writes obj as JSON.
@@ -83,15 +81,14 @@ var (
 // json.Unmarshal into any) that type t has no field for, sorted.
 func UnknownFields(value any, t reflect.Type) []string {
 	var out []string
-	walkUnknown(value, t, "", &out, false)
+	walkUnknown(value, t, "", &out)
 	slices.Sort(out)
 	return out
 }
 
 // walkUnknown appends the path of each field of value that t has no field
-// for to out (when out is not nil), and deletes it from value when drop is
-// set.
-func walkUnknown(value any, t reflect.Type, path string, out *[]string, drop bool) {
+// for to out.
+func walkUnknown(value any, t reflect.Type, path string, out *[]string) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -105,28 +102,23 @@ func walkUnknown(value any, t reflect.Type, path string, out *[]string, drop boo
 		switch t.Kind() {
 		case reflect.Map:
 			for k, elem := range v {
-				walkUnknown(elem, t.Elem(), joinPath(path, k), out, drop)
+				walkUnknown(elem, t.Elem(), joinPath(path, k), out)
 			}
 		case reflect.Struct:
 			fields := jsonFields(t)
 			for k, elem := range v {
 				ft, ok := fields[k]
 				if !ok {
-					if out != nil {
-						*out = append(*out, joinPath(path, k))
-					}
-					if drop {
-						delete(v, k)
-					}
+					*out = append(*out, joinPath(path, k))
 					continue
 				}
-				walkUnknown(elem, ft, joinPath(path, k), out, drop)
+				walkUnknown(elem, ft, joinPath(path, k), out)
 			}
 		}
 	case []any:
 		if t.Kind() == reflect.Slice || t.Kind() == reflect.Array {
 			for i, elem := range v {
-				walkUnknown(elem, t.Elem(), fmt.Sprintf("%s[%d]", path, i), out, drop)
+				walkUnknown(elem, t.Elem(), fmt.Sprintf("%s[%d]", path, i), out)
 			}
 		}
 	}

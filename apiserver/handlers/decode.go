@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
 	"strings"
+
+	kjson "sigs.k8s.io/json"
 
 	"github.com/minicp/minicp/api/apierrors"
 	"github.com/minicp/minicp/api/runtime"
@@ -45,6 +48,11 @@ func readBody(r *http.Request) ([]byte, error) {
 	if errors.As(err, &tooLarge) {
 		return nil, apierrors.NewRequestEntityTooLarge(fmt.Sprintf("limit is %d", tooLarge.Limit))
 	}
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		// The client did not send its body within the request timeout
+		// (filters.Limits.RequestTimeout).
+		return nil, apierrors.NewTimeoutError("Timeout: request did not complete within the allotted timeout")
+	}
 	if err != nil {
 		return nil, apierrors.NewBadRequest("read request body: " + err.Error())
 	}
@@ -54,9 +62,10 @@ func readBody(r *http.Request) ([]byte, error) {
 // decodeBody reads r's body into a new object of the scope's kind, by its
 // Content-Type (negotiation.NegotiateInputSerializer): JSON or YAML, or
 // Kubernetes protobuf, which client-go's typed clients send. Unknown
-// fields are handled by ?fieldValidation: Strict rejects them (400), Warn
-// (the default, as in Kubernetes) drops them with a Warning header, Ignore
-// drops them silently.
+// fields, and fields a JSON body sets twice, are handled by
+// ?fieldValidation: Strict rejects them (400), Warn (the default, as in
+// Kubernetes) drops them with a Warning header, Ignore drops them
+// silently.
 func (s *Scope) decodeBody(w http.ResponseWriter, r *http.Request, into runtime.Object) error {
 	in, err := negotiation.NegotiateInputSerializer(r)
 	if err != nil {
@@ -86,10 +95,42 @@ func (s *Scope) decodeBody(w http.ResponseWriter, r *http.Request, into runtime.
 	if err != nil {
 		return err
 	}
-	if err := checkUnknownFields(w, mode, append(unknown, pruned...)); err != nil {
+	var duplicate []string
+	if mode != fieldValidationIgnore {
+		duplicate = duplicateFields(data)
+	}
+	if err := checkStrictFields(w, mode, append(unknown, pruned...), duplicate); err != nil {
 		return err
 	}
 	return s.checkKind(into)
+}
+
+// duplicateFields returns the paths of the fields a JSON document sets
+// more than once ("metadata.name", "spec.containers[0].image"), which a
+// decode silently resolves to the last value. A YAML body has none to
+// report: converting it to JSON already kept one value per key.
+//
+// Upstream: sigs.k8s.io/json (UnmarshalStrict with DisallowDuplicateFields),
+// as k8s.io/apimachinery/pkg/runtime/serializer/json's strict decoding uses it.
+func duplicateFields(data []byte) []string {
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 || data[0] != '{' {
+		return nil
+	}
+	var v any
+	strict, err := kjson.UnmarshalStrict(data, &v, kjson.DisallowDuplicateFields)
+	if err != nil {
+		// The typed decode has already read the document; nothing is left
+		// to report.
+		return nil
+	}
+	paths := make([]string, 0, len(strict))
+	for _, e := range strict {
+		if fp, ok := e.(kjson.FieldError); ok {
+			paths = append(paths, fp.FieldPath())
+		}
+	}
+	return paths
 }
 
 // normalizeDecoded prunes and defaults a decoded body when the
@@ -108,12 +149,22 @@ func (s *Scope) normalizeDecoded(obj runtime.Object) ([]string, error) {
 }
 
 func checkUnknownFields(w http.ResponseWriter, mode fieldValidation, unknown []string) error {
-	if len(unknown) == 0 {
+	return checkStrictFields(w, mode, unknown, nil)
+}
+
+// checkStrictFields answers the unknown and duplicate fields of a body as
+// ?fieldValidation asks: Strict is 400, Warn is one Warning header per
+// field, Ignore is nothing; the wording is kube-apiserver's.
+func checkStrictFields(w http.ResponseWriter, mode fieldValidation, unknown, duplicate []string) error {
+	if len(unknown)+len(duplicate) == 0 {
 		return nil
 	}
-	msgs := make([]string, len(unknown))
-	for i, f := range unknown {
-		msgs[i] = fmt.Sprintf("unknown field %q", f)
+	msgs := make([]string, 0, len(unknown)+len(duplicate))
+	for _, f := range unknown {
+		msgs = append(msgs, fmt.Sprintf("unknown field %q", f))
+	}
+	for _, f := range duplicate {
+		msgs = append(msgs, fmt.Sprintf("duplicate field %q", f))
 	}
 	switch mode {
 	case fieldValidationStrict:

@@ -16,6 +16,14 @@ func (s *Scope) Get(w http.ResponseWriter, r *http.Request) {
 		responsewriters.WriteError(w, r, err)
 		return
 	}
+	// The object is read as it is now whatever the resourceVersion, but a
+	// malformed one is 400, as LIST answers it.
+	if rv := r.URL.Query().Get("resourceVersion"); rv != "" {
+		if _, err := parseResourceVersion(rv); err != nil {
+			responsewriters.WriteError(w, r, err)
+			return
+		}
+	}
 	if s.Scale != nil {
 		s.getScale(w, r, info, out)
 		return

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/minicp/minicp/api/apierrors"
 	"github.com/minicp/minicp/api/fields"
@@ -50,7 +49,8 @@ func (s *Scope) parseListOptions(r *http.Request) (registry.ListOptions, error) 
 	var opts registry.ListOptions
 	var err error
 	if opts.LabelSelector, err = labels.Parse(q.Get("labelSelector")); err != nil {
-		return opts, apierrors.NewBadRequest(fmt.Sprintf("unable to parse requirement: %v", err))
+		// The parser's error already says which requirement is wrong.
+		return opts, apierrors.NewBadRequest(err.Error())
 	}
 	if opts.FieldSelector, err = fields.ParseSelector(q.Get("fieldSelector")); err != nil {
 		return opts, apierrors.NewBadRequest(fmt.Sprintf("invalid field selector: %v", err))
@@ -73,8 +73,8 @@ func (s *Scope) parseListOptions(r *http.Request) (registry.ListOptions, error) 
 	opts.Continue = q.Get("continue")
 	opts.ResourceVersion = q.Get("resourceVersion")
 	if opts.ResourceVersion != "" {
-		if rv, err := strconv.ParseUint(opts.ResourceVersion, 10, 64); err != nil {
-			return opts, apierrors.NewBadRequest(fmt.Sprintf("invalid resource version %q", opts.ResourceVersion))
+		if rv, err := parseResourceVersion(opts.ResourceVersion); err != nil {
+			return opts, err
 		} else if rv > 0 && opts.Continue != "" {
 			return opts, apierrors.NewBadRequest("specifying resource version is not allowed when using continue")
 		}
@@ -102,17 +102,15 @@ func (s *Scope) parseListOptions(r *http.Request) (registry.ListOptions, error) 
 	return opts, nil
 }
 
-// watchTimeout reads ?timeoutSeconds. Without it a watch ends after 30
-// minutes, kube-apiserver's --min-request-timeout default, so clients
-// periodically re-establish watches and load spreads across servers.
-func watchTimeout(r *http.Request) (time.Duration, error) {
-	v := r.URL.Query().Get("timeoutSeconds")
-	if v == "" {
-		return 30 * time.Minute, nil
+// parseResourceVersion reads a ?resourceVersion, which must be a
+// revision; a malformed one is 400 with kube-apiserver's wording.
+//
+// Upstream: k8s.io/apiserver/pkg/storage (ValidateListOptions, APIObjectVersioner.ParseResourceVersion).
+func parseResourceVersion(v string) (uint64, error) {
+	rv, err := strconv.ParseUint(v, 10, 64)
+	if err != nil {
+		return 0, apierrors.NewBadRequest("invalid resource version: " +
+			apierrors.Invalid("resourceVersion", v, err.Error()).Error())
 	}
-	secs, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || secs < 0 {
-		return 0, apierrors.NewBadRequest(fmt.Sprintf("invalid timeoutSeconds %q", v))
-	}
-	return time.Duration(secs) * time.Second, nil
+	return rv, nil
 }

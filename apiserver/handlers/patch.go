@@ -83,6 +83,11 @@ func (s *Scope) Patch(w http.ResponseWriter, r *http.Request) {
 			responsewriters.WriteError(w, r, apierrors.NewBadRequest("decode json patch: "+err.Error()))
 			return
 		}
+		if len(jp) > maxJSONPatchOperations {
+			responsewriters.WriteError(w, r, apierrors.NewRequestEntityTooLarge(fmt.Sprintf(
+				"The allowed maximum operations in a JSON patch is %d, got %d", maxJSONPatchOperations, len(jp))))
+			return
+		}
 	} else if !json.Valid(patch) {
 		kind := "merge"
 		if mt == strategicMergePatchType {
@@ -112,7 +117,7 @@ func (s *Scope) Patch(w http.ResponseWriter, r *http.Request) {
 		var patched []byte
 		switch {
 		case jp != nil:
-			patched, err = jp.Apply(current)
+			patched, err = jp.ApplyWithOptions(current, jsonPatchOptions())
 		case mt == strategicMergePatchType:
 			if patched, err = strategicpatch.StrategicMergePatch(current, patch, schema); err != nil {
 				return nil, s.strategicMergePatchError(info.Name, patch, err)
@@ -150,6 +155,29 @@ func (s *Scope) Patch(w http.ResponseWriter, r *http.Request) {
 		return obj, nil
 	}
 	s.update(w, r, info, out, s.admitted(newObj, info, dryRun), dryRun, false)
+}
+
+// The bounds of a JSON patch, kube-apiserver's: a patch's operations are
+// applied one after another to the whole object, so their number bounds
+// the work; and each copy may double the object, so a few dozen bytes of
+// copies could otherwise build gigabytes.
+const (
+	maxJSONPatchOperations = 10000
+	// maxJSONPatchCopyBytes is what copies may add to an object in all:
+	// the default request body limit (--json-patch-max-copy-bytes), so a
+	// patch cannot build an object larger than a client could send.
+	maxJSONPatchCopyBytes = 3 << 20
+)
+
+// jsonPatchOptions are jsonpatch's defaults with copies bounded; a patch
+// whose copies grow the object by more than maxJSONPatchCopyBytes fails
+// with jsonpatch.AccumulatedCopySizeError, a 422.
+//
+// Upstream: k8s.io/apiserver/pkg/server (Config.JSONPatchMaxCopyBytes).
+func jsonPatchOptions() *jsonpatch.ApplyOptions {
+	opts := jsonpatch.NewApplyOptions()
+	opts.AccumulatedCopySizeLimit = maxJSONPatchCopyBytes
+	return opts
 }
 
 // strategicMergeSchema returns the Go type a strategic merge patch of this

@@ -1,8 +1,13 @@
 package handlers
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"net/http"
+	"strconv"
+	"time"
 
+	"github.com/minicp/minicp/api/apierrors"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/api/watch"
 	"github.com/minicp/minicp/apiserver/handlers/negotiation"
@@ -107,4 +112,30 @@ func (s *Scope) Watch(w http.ResponseWriter, r *http.Request, opts registry.List
 func responseStatus(err error) runtime.Object {
 	st := responsewriters.StatusFor(err).Status()
 	return &st
+}
+
+// minRequestTimeout is kube-apiserver's --min-request-timeout default: a
+// watch without a timeout of its own ends after between one and two of
+// it.
+const minRequestTimeout = 30 * time.Minute
+
+// watchTimeout reads ?timeoutSeconds. Missing or 0 means "not set", as in
+// kube-apiserver: the watch ends after a random time in
+// [minRequestTimeout, 2*minRequestTimeout), so clients periodically
+// re-establish watches, and not all at once, which spreads them across
+// servers.
+//
+// Upstream: k8s.io/apiserver/pkg/endpoints/handlers (ListResource).
+func watchTimeout(r *http.Request) (time.Duration, error) {
+	var secs int64
+	if v := r.URL.Query().Get("timeoutSeconds"); v != "" {
+		var err error
+		if secs, err = strconv.ParseInt(v, 10, 64); err != nil || secs < 0 {
+			return 0, apierrors.NewBadRequest(fmt.Sprintf("invalid timeoutSeconds %q", v))
+		}
+	}
+	if secs == 0 {
+		return minRequestTimeout + rand.N(minRequestTimeout), nil
+	}
+	return time.Duration(secs) * time.Second, nil
 }

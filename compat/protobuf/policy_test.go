@@ -3,15 +3,18 @@ package protobuf
 import (
 	kcorev1 "k8s.io/api/core/v1"
 	kpolicyv1 "k8s.io/api/policy/v1"
+	kschedulingv1 "k8s.io/api/scheduling/v1"
 	kruntime "k8s.io/apimachinery/pkg/runtime"
 
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	policyv1 "github.com/minicp/minicp/api/policy/v1"
+	schedulingv1 "github.com/minicp/minicp/api/scheduling/v1"
 )
 
-// policyCases are PodDisruptionBudget, its list and the Eviction, and
-// ResourceQuota and LimitRange with their lists, filled: the kinds that
-// bound what clients may do. They have no golden files.
+// policyCases are PodDisruptionBudget, its list and the Eviction,
+// ResourceQuota and LimitRange with their lists, and PriorityClass,
+// filled: the kinds that bound what clients may do. They have no golden
+// files.
 func policyCases() []compatCase {
 	return []compatCase{
 		{name: "ResourceQuota-filled", minicp: withTypeMeta(fill(&corev1.ResourceQuota{}), "v1", "ResourceQuota"),
@@ -28,5 +31,9 @@ func policyCases() []compatCase {
 			k8s: func() kruntime.Object { return &kpolicyv1.PodDisruptionBudgetList{} }, noGolden: true},
 		{name: "Eviction-filled", minicp: withTypeMeta(fill(&policyv1.Eviction{}), "policy/v1", "Eviction"),
 			k8s: func() kruntime.Object { return &kpolicyv1.Eviction{} }, noGolden: true},
+		{name: "PriorityClass-filled", minicp: withTypeMeta(fill(&schedulingv1.PriorityClass{}), "scheduling.k8s.io/v1", "PriorityClass"),
+			k8s: func() kruntime.Object { return &kschedulingv1.PriorityClass{} }, noGolden: true},
+		{name: "PriorityClassList-filled", minicp: withTypeMeta(fill(&schedulingv1.PriorityClassList{}), "scheduling.k8s.io/v1", "PriorityClassList"),
+			k8s: func() kruntime.Object { return &kschedulingv1.PriorityClassList{} }, noGolden: true},
 	}
 }

@@ -24,10 +24,12 @@ import (
 	kdiscoveryv1 "k8s.io/api/discovery/v1"
 	kpolicyv1 "k8s.io/api/policy/v1"
 	krbacv1 "k8s.io/api/rbac/v1"
+	kschedulingv1 "k8s.io/api/scheduling/v1"
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
 	kmetav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	kruntime "k8s.io/apimachinery/pkg/runtime"
 	kprotobuf "k8s.io/apimachinery/pkg/runtime/serializer/protobuf"
+	kmetricsv1beta1 "k8s.io/metrics/pkg/apis/metrics/v1beta1"
 
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
@@ -106,17 +108,17 @@ func compatCases() []compatCase {
 }
 
 // allCases are compatCases, workloadCases, rbacCases, discoveryCases,
-// autoscalingCertificatesCases and policyCases.
+// autoscalingCertificatesCases, policyCases and metricsCases.
 func allCases() []compatCase {
-	return append(append(append(append(append(compatCases(), workloadCases()...), rbacCases()...), discoveryCases()...),
-		autoscalingCertificatesCases()...), policyCases()...)
+	return append(append(append(append(append(append(compatCases(), workloadCases()...), rbacCases()...), discoveryCases()...),
+		autoscalingCertificatesCases()...), policyCases()...), metricsCases()...)
 }
 
 func newSerializer() *kprotobuf.Serializer {
 	scheme := kruntime.NewScheme()
 	for _, add := range []func(*kruntime.Scheme) error{kcorev1.AddToScheme, kappsv1.AddToScheme, kbatchv1.AddToScheme, kautoscalingv1.AddToScheme,
 		krbacv1.AddToScheme, kauthorizationv1.AddToScheme, kauthenticationv1.AddToScheme, kdiscoveryv1.AddToScheme,
-		kautoscalingv2.AddToScheme, kcertificatesv1.AddToScheme, kpolicyv1.AddToScheme} {
+		kautoscalingv2.AddToScheme, kcertificatesv1.AddToScheme, kpolicyv1.AddToScheme, kmetricsv1beta1.AddToScheme, kschedulingv1.AddToScheme} {
 		if err := add(scheme); err != nil {
 			panic(err)
 		}

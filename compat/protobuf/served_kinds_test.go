@@ -23,6 +23,7 @@ import (
 	kprotobuf "k8s.io/apimachinery/pkg/runtime/serializer/protobuf"
 	"k8s.io/client-go/kubernetes"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	kmetricsv1beta1 "k8s.io/metrics/pkg/apis/metrics/v1beta1"
 
 	apiextensionsv1 "github.com/minicp/minicp/api/apiextensions/v1"
 	"github.com/minicp/minicp/cluster"
@@ -74,6 +75,7 @@ func TestEveryServedKindAsProtobuf(t *testing.T) {
 	scheme := kruntime.NewScheme()
 	require.NoError(t, clientgoscheme.AddToScheme(scheme))
 	require.NoError(t, kapiextensionsv1.AddToScheme(scheme))
+	require.NoError(t, kmetricsv1beta1.AddToScheme(scheme))
 	pbDecoder := kprotobuf.NewSerializer(scheme, scheme)
 	jsonDecoder := serializer.NewCodecFactory(scheme).UniversalDeserializer()
 

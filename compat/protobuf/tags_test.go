@@ -17,6 +17,7 @@ import (
 	kdiscoveryv1 "k8s.io/api/discovery/v1"
 	kpolicyv1 "k8s.io/api/policy/v1"
 	krbacv1 "k8s.io/api/rbac/v1"
+	kschedulingv1 "k8s.io/api/scheduling/v1"
 	kmetav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	appsv1 "github.com/minicp/minicp/api/apps/v1"
@@ -32,6 +33,7 @@ import (
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	policyv1 "github.com/minicp/minicp/api/policy/v1"
 	rbacv1 "github.com/minicp/minicp/api/rbac/v1"
+	schedulingv1 "github.com/minicp/minicp/api/scheduling/v1"
 )
 
 // TestTagsMatchKubernetes walks each minicp kind and its Kubernetes twin
@@ -82,6 +84,7 @@ func TestTagsMatchKubernetes(t *testing.T) {
 		{reflect.TypeFor[discoveryv1.EndpointSliceList](), reflect.TypeFor[kdiscoveryv1.EndpointSliceList]()},
 		{reflect.TypeFor[policyv1.PodDisruptionBudgetList](), reflect.TypeFor[kpolicyv1.PodDisruptionBudgetList]()},
 		{reflect.TypeFor[policyv1.Eviction](), reflect.TypeFor[kpolicyv1.Eviction]()},
+		{reflect.TypeFor[schedulingv1.PriorityClassList](), reflect.TypeFor[kschedulingv1.PriorityClassList]()},
 		{reflect.TypeFor[rbacv1.RoleBindingList](), reflect.TypeFor[krbacv1.RoleBindingList]()},
 		{reflect.TypeFor[rbacv1.ClusterRoleList](), reflect.TypeFor[krbacv1.ClusterRoleList]()},
 		{reflect.TypeFor[rbacv1.ClusterRoleBindingList](), reflect.TypeFor[krbacv1.ClusterRoleBindingList]()},
