@@ -29,9 +29,12 @@ type notification struct {
 	isInInitialList bool
 }
 
-// initialBufferSize is the listener buffer's first capacity, as in
-// client-go: a handler a few events behind never reallocates.
-const initialBufferSize = 1024
+// firstWarnBacklog is the backlog at which a listener first warns that
+// its handler is falling behind. client-go preallocates a 1024-entry
+// buffer per listener; here the buffer grows on demand, because a
+// cluster has some fifty listeners that are almost always empty, and
+// 64 KiB each was a fifth of what a cluster allocated to start.
+const firstWarnBacklog = 2048
 
 // processorListener relays notifications from a SharedInformer to one
 // handler, so that a slow handler delays only itself.
@@ -44,7 +47,7 @@ const initialBufferSize = 1024
 // because dropping a notification would leave the handler's view of the
 // world wrong for good, and blocking would stall every other handler of
 // the informer. A handler that falls behind costs memory only; a Warn is
-// logged each time its backlog doubles past initialBufferSize, so a stuck
+// logged when its backlog reaches firstWarnBacklog and each time it doubles, so a stuck
 // handler is visible. client-go makes the same trade with its growing
 // ring buffer.
 //
@@ -85,8 +88,7 @@ func newProcessorListener(h ResourceEventHandler, resyncPeriod time.Duration, no
 		resyncPeriod: resyncPeriod,
 		nextResync:   now.Add(resyncPeriod),
 		syncedCh:     make(chan struct{}),
-		pending:      make([]notification, 0, initialBufferSize),
-		warnAt:       2 * initialBufferSize,
+		warnAt:       firstWarnBacklog,
 		wakeCh:       make(chan struct{}, 1),
 	}
 }

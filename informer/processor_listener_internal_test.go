@@ -26,13 +26,14 @@ func (h *countingHandler) OnUpdate(_, _ runtime.Object) {}
 func (h *countingHandler) OnDelete(any)                 {}
 
 // TestListenerBufferGrowsAndKeepsOrder fills a listener far past its
-// initial buffer while draining it unevenly, and checks nothing is lost
+// warning backlog while draining it unevenly, and checks nothing is lost
 // or reordered, and that the growing backlog is logged.
 func TestListenerBufferGrowsAndKeepsOrder(t *testing.T) {
 	var logs bytes.Buffer
 	h := &countingHandler{}
 	l := newProcessorListener(h, 0, time.Unix(0, 0), slog.New(slog.NewTextHandler(&logs, nil)))
-	const total = 5 * initialBufferSize
+	const batch = firstWarnBacklog / 2
+	const total = 5 * batch
 	var want []string
 	added := 0
 	add := func(n int) {
@@ -50,10 +51,10 @@ func TestListenerBufferGrowsAndKeepsOrder(t *testing.T) {
 			l.dispatch(note)
 		}
 	}
-	add(3 * initialBufferSize) // a stuck handler: the backlog grows
-	drain(initialBufferSize / 2)
-	add(2 * initialBufferSize)
-	drain(total - initialBufferSize/2)
+	add(3 * batch) // a stuck handler: the backlog grows
+	drain(batch / 2)
+	add(2 * batch)
+	drain(total - batch/2)
 	_, ok := l.next()
 	assert.False(t, ok, "everything was delivered")
 	assert.Equal(t, want, h.names, "in order")

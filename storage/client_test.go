@@ -13,7 +13,7 @@ import (
 )
 
 func TestNewClient(t *testing.T) {
-	endpoints := storagetest.Client(t).Endpoints()
+	endpoints := storagetest.Endpoints(t)
 	client, err := storage.NewClient(t.Context(), endpoints)
 	require.NoError(t, err, "NewClient(%v)", endpoints)
 	defer client.Close()

@@ -30,6 +30,7 @@ package clustertest
 
 import (
 	"log/slog"
+	goruntime "runtime"
 	"testing"
 
 	apiextensionsv1 "github.com/minicp/minicp/api/apiextensions/v1"
@@ -134,16 +135,7 @@ func New(t testing.TB, opts ...Option) *Cluster {
 	if err != nil {
 		t.Fatalf("clustertest: %v", err)
 	}
-	running := Start(t, c)
-	ctx, cancel := WaitContext(t)
-	defer cancel()
-	select {
-	case <-c.Ready():
-	case <-running.Done():
-		t.Fatal("clustertest: the cluster stopped before it was ready")
-	case <-ctx.Done():
-		t.Fatalf("clustertest: the cluster not ready within %v", WaitTimeout)
-	}
+	startWhenFree(t, c)
 	scheme, err := client.NewScheme()
 	if err != nil {
 		t.Fatalf("clustertest: %v", err)
@@ -167,3 +159,35 @@ func New(t testing.TB, opts ...Option) *Cluster {
 
 // Clientset is a client of the cluster over HTTPS, as the admin.
 func (c *Cluster) Clientset() *client.Clientset { return c.clientset }
+
+// starting holds a token for each cluster being started in this process.
+// A start is CPU-bound (some sixty watch caches filled, the default
+// policy written, every component's informers listing), so twenty
+// parallel tests starting twenty clusters at once on two cores made each
+// of them twenty times slower, and all of them late; started a few at a
+// time, each is ready quickly and the last is ready no later. Once
+// ready, clusters run side by side without a token.
+var starting = make(chan struct{}, goruntime.GOMAXPROCS(0))
+
+// startWhenFree starts c once a start token is free, and returns when c
+// is ready. Waiting for a token is not waiting for c, so WaitTimeout
+// bounds only c's own start; the token wait ends with t's context.
+func startWhenFree(t testing.TB, c *cluster.Cluster) {
+	t.Helper()
+	select {
+	case starting <- struct{}{}:
+	case <-t.Context().Done():
+		t.Fatal("clustertest: ended while waiting to start the cluster")
+	}
+	defer func() { <-starting }()
+	running := Start(t, c)
+	ctx, cancel := WaitContext(t)
+	defer cancel()
+	select {
+	case <-c.Ready():
+	case <-running.Done():
+		t.Fatal("clustertest: the cluster stopped before it was ready")
+	case <-ctx.Done():
+		t.Fatalf("clustertest: the cluster not ready within %v", WaitTimeout)
+	}
+}
