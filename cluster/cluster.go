@@ -463,12 +463,14 @@ func (c *Cluster) APIServer() *apiserver.Server {
 	return c.server
 }
 
-// WaitIdle blocks until the cluster has nothing left to do that it knows
-// of: every controller's queue is empty with no reconcile in flight, the
-// scheduler's queue is empty with no cycle in flight, and no kubelet has a
-// pod worker busy, all at once. Tests use it as a barrier instead of
-// sleeping. A change written a moment ago may not have reached the
-// components' watches yet; WaitIdle covers the work they have seen.
+// WaitIdle blocks until the cluster has nothing left to do: every change
+// written so far has reached the components' caches, every controller's
+// queue is empty with no reconcile in flight, the scheduler's queue is
+// empty with no cycle in flight, and no kubelet has a pod worker busy,
+// all at once, and nothing of the cluster was written since. Tests use
+// it as a barrier instead of sleeping. Work that waits for the clock
+// alone (a backoff, a grace period) does not count: on a fake clock, step
+// it and call WaitIdle again.
 func (c *Cluster) WaitIdle(ctx context.Context) error {
 	select {
 	case <-c.readyCh:
@@ -476,12 +478,12 @@ func (c *Cluster) WaitIdle(ctx context.Context) error {
 		return ctx.Err()
 	}
 	c.mu.Lock()
-	comps := c.comps
+	comps, server := c.comps, c.server
 	c.mu.Unlock()
 	if comps == nil {
 		return nil
 	}
-	return comps.waitIdle(ctx)
+	return waitIdle(ctx, server, comps)
 }
 
 // ErrNotReady is returned by methods that need a running cluster.

@@ -103,6 +103,12 @@ type DeltaFIFO struct {
 	// syncedCh is closed when HasSynced first becomes true.
 	syncedCh chan struct{}
 	synced   bool
+	// processing is set while Pop's consumer processes a popped key, so
+	// Drained does not call a queue empty while its last key is still
+	// on its way to the consumer's store.
+	processing bool
+	// processed is notified after each key Pop has processed.
+	processed wait.Broadcast
 }
 
 // NewDeltaFIFO returns an empty DeltaFIFO.
@@ -279,18 +285,21 @@ func (f *DeltaFIFO) Pop(ctx context.Context, process PopProcessFunc) error {
 		deltas := f.items[key]
 		delete(f.items, key)
 		initial := f.initialPopulationCount > 0
+		f.processing = true
 		// process may be slow; changes queued meanwhile go under mu.
 		f.mu.Unlock()
 
 		err := process(deltas, initial)
 
 		f.mu.Lock()
+		f.processing = false
 		if initial {
 			f.initialPopulationCount--
 			f.checkSyncedLocked()
 		}
 		f.mu.Unlock()
 		f.processMu.Unlock()
+		f.processed.Notify()
 		return err
 	}
 }
@@ -314,6 +323,17 @@ func (f *DeltaFIFO) checkSyncedLocked() {
 		close(f.syncedCh)
 	}
 }
+
+// Drained reports whether every key queued so far has been popped and
+// processed. To wait for it, take Processed's channel first.
+func (f *DeltaFIFO) Drained() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.queue) == 0 && !f.processing
+}
+
+// Processed returns a channel closed after the next key Pop processes.
+func (f *DeltaFIFO) Processed() <-chan struct{} { return f.processed.Wait() }
 
 // Len returns how many keys are queued.
 func (f *DeltaFIFO) Len() int {

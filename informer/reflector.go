@@ -106,6 +106,10 @@ type ReflectorOptions struct {
 	WatchErrorHandler func(err error)
 	// MinWatchTimeout defaults to 5 minutes; see defaultMinWatchTimeout.
 	MinWatchTimeout time.Duration
+	// Progress, when set, is notified each time LastSyncResourceVersion
+	// changes, after the change is in Store, so a caller can wait for the
+	// store to reach a resourceVersion (SharedInformer.WaitSyncedTo).
+	Progress *wait.Broadcast
 	// Clock defaults to clock.Real.
 	Clock clock.Clock
 	// Logger defaults to a discard logger.
@@ -142,6 +146,9 @@ type Reflector struct {
 
 	// backoff is used by the goroutine running Start only.
 	backoff wait.Backoff
+
+	// progress is ReflectorOptions.Progress; nil means nobody waits.
+	progress *wait.Broadcast
 
 	// mu guards lastSyncRV and lastSyncRVUnavailable.
 	mu         sync.Mutex
@@ -184,6 +191,7 @@ func NewReflector(opts ReflectorOptions) (*Reflector, error) {
 		onWatchError:    opts.WatchErrorHandler,
 		backoff:         backoff,
 		minWatchTimeout: opts.MinWatchTimeout,
+		progress:        opts.Progress,
 		clock:           opts.Clock,
 		log:             logging.OrDiscard(opts.Logger).With("component", "reflector", "resource", opts.Name),
 	}, nil
@@ -199,8 +207,11 @@ func (r *Reflector) LastSyncResourceVersion() string {
 
 func (r *Reflector) setLastSyncRV(rv string) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	r.lastSyncRV = rv
+	r.mu.Unlock()
+	if r.progress != nil {
+		r.progress.Notify()
+	}
 }
 
 // relistResourceVersion is where the next LIST reads: the latest state

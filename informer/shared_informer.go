@@ -83,6 +83,9 @@ type SharedInformer struct {
 	revisions     *tracing.Revisions
 	indexer       *Indexer
 	fifo          *DeltaFIFO
+	// progress is notified when the reflector's resourceVersion moves;
+	// WaitSyncedTo waits on it and on the FIFO.
+	progress wait.Broadcast
 
 	// mu guards the fields below, and is held while a change is applied to
 	// the Indexer and handed to the listeners.
@@ -272,6 +275,7 @@ func (s *SharedInformer) Start(ctx context.Context) error {
 		LabelSelector: s.labelSelector, FieldSelector: s.fieldSelector,
 		ResyncPeriod: s.resyncCheckPeriod, ShouldResync: s.shouldResync,
 		Backoff: s.backoff, WatchErrorHandler: s.onWatchError, Clock: s.clock, Logger: s.log,
+		Progress: &s.progress,
 	})
 	if err != nil {
 		s.mu.Unlock()

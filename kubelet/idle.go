@@ -3,6 +3,7 @@ package kubelet
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/minicp/minicp/wait"
 )
@@ -77,5 +78,32 @@ func (k *Kubelet) checkReady() {
 	if ready {
 		k.log.Info("ready")
 		k.notify()
+	}
+}
+
+// WaitSyncedTo blocks until the kubelet's pod watch has reached rv, an
+// etcd revision (a list, an event or a bookmark), or ctx is done. Its
+// store hands every change to the pod workers as it comes, so from then
+// on Idle covers every change up to rv. A kubelet not running has
+// nothing to wait for.
+func (k *Kubelet) WaitSyncedTo(ctx context.Context, rv int64) error {
+	k.mu.Lock()
+	runCtx := k.runCtx
+	k.mu.Unlock()
+	if runCtx == nil {
+		return nil
+	}
+	for {
+		changed := k.changed.Wait()
+		if last, err := strconv.ParseInt(k.reflector.LastSyncResourceVersion(), 10, 64); err == nil && last >= rv {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-runCtx.Done():
+			return nil
+		case <-ctx.Done():
+			return fmt.Errorf("kubelet %s: wait for resourceVersion %d: %w", k.nodeName, rv, ctx.Err())
+		}
 	}
 }

@@ -182,6 +182,9 @@ type Kubelet struct {
 	workers   *podWorkers
 	pleg      *pleg
 	readyCh   chan struct{}
+	// runCtx is Start's context (under mu), nil before Start: a stopped
+	// kubelet has nothing to sync (WaitSyncedTo).
+	runCtx context.Context
 
 	// node and lease are the copies the heartbeat goroutine wrote last;
 	// only it uses them.
@@ -289,6 +292,7 @@ func New(opts Options) (*Kubelet, error) {
 		FieldSelector: "spec.nodeName=" + k.nodeName,
 		Clock:         k.clock,
 		Logger:        k.log,
+		Progress:      &k.changed,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("kubelet: %w", err)
@@ -348,6 +352,7 @@ func (k *Kubelet) Start(ctx context.Context) error {
 		return errors.New("kubelet: Start called twice")
 	}
 	k.started = true
+	k.runCtx = ctx
 	k.mu.Unlock()
 
 	ln, err := net.Listen("tcp", net.JoinHostPort(NodeIP, "0"))

@@ -302,3 +302,9 @@ func (s *Scheduler) profileNames() []string {
 	sort.Strings(names)
 	return names
 }
+
+// WaitSyncedTo blocks until the scheduler's informers hold every change
+// up to rv; see informer.SharedInformer.WaitSyncedTo.
+func (s *Scheduler) WaitSyncedTo(ctx context.Context, rv int64) error {
+	return s.factory.WaitSyncedTo(ctx, rv)
+}

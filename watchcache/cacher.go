@@ -124,6 +124,9 @@ type Cacher struct {
 	// incomingCh (upstream: incoming) carries events from the reflector to
 	// the dispatcher, in revision order.
 	incomingCh chan *watchCacheEvent
+	// syncCh carries SyncWatchers calls to the dispatcher, which alone
+	// knows how far the watchers have been given events.
+	syncCh chan *syncRequest
 	// budget belongs to the dispatcher goroutine.
 	budget *timeBudget
 
@@ -169,6 +172,7 @@ func New(opts Options) (*Cacher, error) {
 		bookmarkFrequency: opts.BookmarkFrequency,
 		ready:             newReady(),
 		incomingCh:        make(chan *watchCacheEvent, incomingBufferSize),
+		syncCh:            make(chan *syncRequest),
 		watchers:          newIndexedWatchers(),
 	}
 	if c.getAttrs == nil {

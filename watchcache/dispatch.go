@@ -28,6 +28,8 @@ func (c *Cacher) dispatchEvents(ctx context.Context) {
 	// bookmark at lastRV tells no lie.
 	var lastRV int64
 	d := &dispatcher{c: c}
+	// syncs are the SyncWatchers calls waiting for lastRV to reach theirs.
+	var syncs []*syncRequest
 	handle := func(ev *watchCacheEvent) {
 		// Progress from storage (and the revision of a list) only moves
 		// lastRV: forwarding every one to every watcher would cost as much
@@ -36,6 +38,7 @@ func (c *Cacher) dispatchEvents(ctx context.Context) {
 			d.dispatch(ctx, ev)
 		}
 		lastRV = ev.ResourceVersion
+		syncs = d.serveSyncs(ctx, syncs, lastRV)
 	}
 	for {
 		select {
@@ -43,6 +46,8 @@ func (c *Cacher) dispatchEvents(ctx context.Context) {
 			return
 		case ev := <-c.incomingCh:
 			handle(ev)
+		case req := <-c.syncCh:
+			syncs = d.serveSyncs(ctx, append(syncs, req), lastRV)
 		case now := <-tick.C():
 			// First what is already queued, so that bookmarks are as fresh
 			// as the cache; only that much, so a busy reflector cannot

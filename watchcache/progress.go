@@ -70,13 +70,20 @@ func (p *progressRequester) setContext(ctx context.Context) {
 // request asks for progress unless that was done within the last
 // progressRequestPeriod. A nil progressRequester does nothing. Failures
 // are left to the next period: the waiter's bound still holds.
-func (p *progressRequester) request() {
+func (p *progressRequester) request() { p.requestIf(false) }
+
+// requestNow asks for progress even if a request went out within the
+// last progressRequestPeriod: for a caller that asks once and must not
+// wait out the period (SyncWatchers, once per barrier round).
+func (p *progressRequester) requestNow() { p.requestIf(true) }
+
+func (p *progressRequester) requestIf(always bool) {
 	if p == nil {
 		return
 	}
 	p.mu.Lock()
 	ctx := p.ctx
-	due := ctx != nil && (p.last.IsZero() || p.clock.Since(p.last) >= progressRequestPeriod)
+	due := ctx != nil && (always || p.last.IsZero() || p.clock.Since(p.last) >= progressRequestPeriod)
 	if due {
 		p.last = p.clock.Now()
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	appsv1 "github.com/minicp/minicp/api/apps/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/resource"
@@ -50,6 +51,44 @@ func TestPodsRunAcrossNodes(t *testing.T) {
 		perNode[node]++
 	}
 	assert.Len(t, perNode, 3, "pods spread over every node: %v", perNode)
+}
+
+// TestWaitIdleSeesChangesInFlight: WaitIdle right after a write returns
+// only once everything the write set off is done: the Deployment's
+// ReplicaSet, its pods scheduled, started and Ready, and the
+// Deployment's status saying so, without waiting for any of it first.
+func TestWaitIdleSeesChangesInFlight(t *testing.T) {
+	c := clustertest.New(t, clustertest.WithNodes(2))
+	ctx, cancel := clustertest.WaitContext(t)
+	defer cancel()
+	deployments := c.Clientset().Deployments("default")
+	replicas := int32(3)
+	labels := map[string]string{"app": "web"}
+	_, err := deployments.Create(ctx, &appsv1.Deployment{
+		ObjectMeta: metav1.ObjectMeta{Name: "web"},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: &replicas,
+			Selector: &metav1.LabelSelector{MatchLabels: labels},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: labels},
+				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "nginx"}}},
+			},
+		},
+	}, client.WriteOptions{})
+	require.NoError(t, err)
+	require.NoError(t, c.WaitIdle(ctx))
+
+	d, err := deployments.Get(ctx, "web", client.GetOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, replicas, d.Status.AvailableReplicas, "available replicas after WaitIdle: %+v", d.Status)
+	assert.Equal(t, d.Generation, d.Status.ObservedGeneration, "the Deployment's status is of its spec")
+	list, err := c.Clientset().Pods("default").List(ctx, client.ListOptions{})
+	require.NoError(t, err)
+	require.Len(t, list.Items, int(replicas), "pods after WaitIdle")
+	for _, p := range list.Items {
+		assert.Equal(t, corev1.PodRunning, p.Status.Phase, "pod %s", p.Name)
+		assert.NotEmpty(t, p.Spec.NodeName, "pod %s bound", p.Name)
+	}
 }
 
 // TestHundredPodsOnTenNodes: 100 pods on 10 nodes all reach Running, and

@@ -33,16 +33,15 @@ import (
 // Barriers: after a Step, c.WaitIdle returns only once the kubelet has
 // acted on everything the clock made due (a container's exit, a backoff
 // running out) and written the pod's status, so the pod is read with a
-// plain Get. WaitIdle is not a barrier for three things, waited for on a
-// watch under a deadline instead:
+// plain Get; right after the create too, since WaitIdle first brings
+// every component's caches up to every change written so far. WaitIdle
+// is not a barrier for two things, waited for on a watch under a
+// deadline instead:
 //
-//  1. a change made through the API that no component has received yet:
-//     right after the create, WaitIdle may return before the kubelet's
-//     watch delivered the pod, so the test waits for Running first;
-//  2. heartbeats: the Lease renewal runs on its own goroutine when the
+//  1. heartbeats: the Lease renewal runs on its own goroutine when the
 //     clock's ticker fires, and does not count as work (it changes no
 //     pod), so the test waits for the Lease's renewTime;
-//  3. Events, written in the background by the recorder.
+//  2. Events, written in the background by the recorder.
 //
 // The pod names its node instead of going through the scheduler: the
 // scheduler may try a pod before its informer has the node (cluster Ready
@@ -77,7 +76,6 @@ func TestCrashLoopOnFakeClock(t *testing.T) {
 		},
 	}, client.WriteOptions{})
 	require.NoError(t, err, "create pod")
-	clustertest.WaitFor(t, pods, "crash", "Running", func(p *corev1.Pod, found bool) bool { return found && p.Status.Phase == corev1.PodRunning })
 	require.NoError(t, c.WaitIdle(ctx), "WaitIdle")
 	p, err := pods.Get(ctx, "crash", client.GetOptions{})
 	require.NoError(t, err)

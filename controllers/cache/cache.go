@@ -192,3 +192,9 @@ func ListerFor[T metav1.Object](c *Cache) (*informer.Lister[T], error) {
 	}
 	return informer.NewLister[T](inf.Indexer(), info.GVR.GroupResource()), nil
 }
+
+// WaitSyncedTo blocks until every informer of the cache holds every
+// change up to rv; see informer.SharedInformer.WaitSyncedTo.
+func (c *Cache) WaitSyncedTo(ctx context.Context, rv int64) error {
+	return c.factory.WaitSyncedTo(ctx, rv)
+}
