@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	appsv1 "github.com/minicp/minicp/api/apps/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/resource"
@@ -63,18 +62,7 @@ func TestWaitIdleSeesChangesInFlight(t *testing.T) {
 	defer cancel()
 	deployments := c.Clientset().Deployments("default")
 	replicas := int32(3)
-	labels := map[string]string{"app": "web"}
-	_, err := deployments.Create(ctx, &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: "web"},
-		Spec: appsv1.DeploymentSpec{
-			Replicas: &replicas,
-			Selector: &metav1.LabelSelector{MatchLabels: labels},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: labels},
-				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "nginx"}}},
-			},
-		},
-	}, client.WriteOptions{})
+	_, err := deployments.Create(ctx, newDeployment("web", replicas, "nginx"), client.WriteOptions{})
 	require.NoError(t, err)
 	require.NoError(t, c.WaitIdle(ctx))
 

@@ -8,7 +8,6 @@ import (
 
 	appsv1 "github.com/minicp/minicp/api/apps/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
-	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/watch"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/cluster/clustertest"
@@ -55,19 +54,7 @@ func BenchmarkDeployment1000(b *testing.B) {
 }
 
 func createDeployment(b *testing.B, c *clustertest.Cluster, name string) {
-	replicas := int32(deploymentReplicas)
-	labels := map[string]string{"app": name}
-	_, err := c.Clientset().Deployments("default").Create(b.Context(), &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{Name: name},
-		Spec: appsv1.DeploymentSpec{
-			Replicas: &replicas,
-			Selector: &metav1.LabelSelector{MatchLabels: labels},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: labels},
-				Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: benchImage}}},
-			},
-		},
-	}, client.WriteOptions{})
+	_, err := c.Clientset().Deployments("default").Create(b.Context(), newDeployment(name, deploymentReplicas, benchImage), client.WriteOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -9,8 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	appsv1 "github.com/minicp/minicp/api/apps/v1"
-	corev1 "github.com/minicp/minicp/api/core/v1"
-	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/cluster"
 	"github.com/minicp/minicp/cluster/clustertest"
@@ -38,18 +36,7 @@ func TestManyClustersOnOneEtcd(t *testing.T) {
 			t.Parallel()
 			c := clustertest.New(t)
 			replicas := int32(2)
-			labels := map[string]string{"app": "web"}
-			_, err := c.Clientset().Deployments("default").Create(t.Context(), &appsv1.Deployment{
-				ObjectMeta: metav1.ObjectMeta{Name: "web"},
-				Spec: appsv1.DeploymentSpec{
-					Replicas: &replicas,
-					Selector: &metav1.LabelSelector{MatchLabels: labels},
-					Template: corev1.PodTemplateSpec{
-						ObjectMeta: metav1.ObjectMeta{Labels: labels},
-						Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "nginx"}}},
-					},
-				},
-			}, client.WriteOptions{})
+			_, err := c.Clientset().Deployments("default").Create(t.Context(), newDeployment("web", replicas, "nginx"), client.WriteOptions{})
 			require.NoError(t, err)
 			clustertest.WaitFor(t, c.Clientset().Deployments("default"), "web", "available",
 				func(d *appsv1.Deployment, found bool) bool { return found && d.Status.AvailableReplicas == replicas })

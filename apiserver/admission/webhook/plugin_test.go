@@ -178,10 +178,13 @@ func TestFailurePolicy(t *testing.T) {
 }
 
 // A webhook that does not answer within timeoutSeconds fails like one that
-// is down. The handler blocks until the API server gives up on the call.
+// is down. The handler never answers while the test runs: had it answered
+// when its request's context ended, a loaded machine could deliver that
+// answer (a 500) to the API server before its own deadline fired.
 func TestTimeout(t *testing.T) {
-	srv := webhooktest.New(t, func(ctx context.Context, _ *admissionv1.AdmissionRequest) *admissionv1.AdmissionResponse {
-		<-ctx.Done()
+	hang := t.Context()
+	srv := webhooktest.New(t, func(context.Context, *admissionv1.AdmissionRequest) *admissionv1.AdmissionResponse {
+		<-hang.Done()
 		return nil
 	})
 	for _, policy := range []admissionregistrationv1.FailurePolicyType{admissionregistrationv1.Fail, admissionregistrationv1.Ignore} {
