@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/minicp/minicp/apiserver"
 )
@@ -22,6 +23,11 @@ import (
 // synced to: then the components were idle having seen every change, and
 // made none since. Other clusters on a shared etcd move its revision but
 // not this cluster's newest change.
+// resyncAfter is how long a round waits for the components to reach its
+// revision before it starts over: far longer than a bookmark takes to
+// arrive, so only a lost one costs it.
+const resyncAfter = time.Second
+
 func waitIdle(ctx context.Context, server *apiserver.Server, comps *components) error {
 	last := int64(-1)
 	for {
@@ -35,8 +41,18 @@ func waitIdle(ctx context.Context, server *apiserver.Server, comps *components) 
 		// rv is 0 when the server has no watch cache to sync: the
 		// components are waited for as they are.
 		if rv > 0 {
-			if err := comps.waitSyncedTo(ctx, rv); err != nil {
+			// A watch that restarted after its bookmark was queued starts
+			// behind rv and gets no bookmark of its own; after
+			// resyncAfter the round starts over, which bookmarks every
+			// watch again.
+			syncCtx, cancel := context.WithTimeout(ctx, resyncAfter)
+			err := comps.waitSyncedTo(syncCtx, rv)
+			cancel()
+			if ctx.Err() != nil {
 				return fmt.Errorf("wait for idle: %w", err)
+			}
+			if err != nil {
+				continue
 			}
 		}
 		if err := comps.waitIdle(ctx); err != nil {

@@ -107,8 +107,9 @@ type ReflectorOptions struct {
 	// MinWatchTimeout defaults to 5 minutes; see defaultMinWatchTimeout.
 	MinWatchTimeout time.Duration
 	// Progress, when set, is notified each time LastSyncResourceVersion
-	// changes, after the change is in Store, so a caller can wait for the
-	// store to reach a resourceVersion (SharedInformer.WaitSyncedTo).
+	// changes, after the change is in Store, and when BackingOff changes,
+	// so a caller can wait for the store to reach a resourceVersion
+	// (SharedInformer.WaitSyncedTo).
 	Progress *wait.Broadcast
 	// Clock defaults to clock.Real.
 	Clock clock.Clock
@@ -150,12 +151,14 @@ type Reflector struct {
 	// progress is ReflectorOptions.Progress; nil means nobody waits.
 	progress *wait.Broadcast
 
-	// mu guards lastSyncRV and lastSyncRVUnavailable.
+	// mu guards lastSyncRV, lastSyncRVUnavailable and backingOff.
 	mu         sync.Mutex
 	lastSyncRV string
 	// lastSyncRVUnavailable is set when a LIST at lastSyncRV failed with
 	// 410: the next list must read the latest state instead.
 	lastSyncRVUnavailable bool
+	// backingOff is set while Start waits out its backoff.
+	backingOff bool
 }
 
 // NewReflector validates opts and returns a Reflector that is not running.
@@ -235,6 +238,24 @@ func (r *Reflector) relistResourceVersion() string {
 	return r.lastSyncRV
 }
 
+// BackingOff reports whether the reflector is waiting out its backoff
+// after a failed list or watch: waiting for its clock, which on a fake
+// clock only a step ends.
+func (r *Reflector) BackingOff() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.backingOff
+}
+
+func (r *Reflector) setBackingOff(v bool) {
+	r.mu.Lock()
+	r.backingOff = v
+	r.mu.Unlock()
+	if r.progress != nil {
+		r.progress.Notify()
+	}
+}
+
 func (r *Reflector) setLastSyncRVUnavailable(v bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -260,7 +281,10 @@ func (r *Reflector) Start(ctx context.Context) error {
 			continue
 		}
 		r.log.WarnContext(ctx, "list-watch failed", "err", err)
-		if r.backoff.Wait(ctx) != nil {
+		r.setBackingOff(true)
+		err = r.backoff.Wait(ctx)
+		r.setBackingOff(false)
+		if err != nil {
 			return nil
 		}
 	}

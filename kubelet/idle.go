@@ -95,6 +95,9 @@ func (k *Kubelet) WaitSyncedTo(ctx context.Context, rv int64) error {
 	}
 	for {
 		changed := k.changed.Wait()
+		if k.reflector.BackingOff() {
+			return nil // waiting for its clock: not work
+		}
 		if last, err := strconv.ParseInt(k.reflector.LastSyncResourceVersion(), 10, 64); err == nil && last >= rv {
 			return nil
 		}
