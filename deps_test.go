@@ -47,8 +47,11 @@ var allowedImports = map[string][]string{
 	"apiserver/admission/...": {
 		"api/...", "apiserver/request", "apiserver/admission/...", "apiserver/webhookclient", "clock/...", "logging", "wait", "tracing",
 	},
+	// API Priority and Fairness: classification and queues, below the
+	// filter that dispatches through it.
+	"apiserver/flowcontrol": {"api/...", "apiserver/request", "clock/..."},
 	"apiserver/filters": {
-		"api/...", "apiserver/request", "apiserver/authn", "apiserver/authz", "apiserver/audit",
+		"api/...", "apiserver/request", "apiserver/authn", "apiserver/authz", "apiserver/audit", "apiserver/flowcontrol",
 		"apiserver/metrics", "apiserver/responsewriters", "clock/...", "logging", "tracing",
 	},
 	// Pod logs stream over HTTP from the registry, so it may write
@@ -80,6 +83,10 @@ var allowedImports = map[string][]string{
 	// The stream protocols of exec, attach and port-forward know only the
 	// wire: Status for the error channel, nothing of pods or containers.
 	"kubelet/streaming": {"api/meta/v1"},
+
+	// The web view is a consumer like the components: it sees the
+	// cluster through the API server, and the spans of its Tracing.
+	"webview": {"api/...", "client/...", "informer/...", "clock/...", "logging", "wait", "tracing"},
 }
 
 // testSupport lists the test-support packages, the <pkg>test packages

@@ -10,11 +10,11 @@ import (
 	"github.com/minicp/minicp/apiserver/apiservertest"
 )
 
-// TestDefaultAdmissionOrder pins where the quota plugins sit in the
-// default chain, as kube-apiserver orders its plugins: LimitRanger fills
-// in requests and limits before the plugins and webhooks that read them,
-// and ResourceQuota comes last, charging only what everything else
-// admitted.
+// TestDefaultAdmissionOrder pins where the quota plugins and PodSecurity
+// sit in the default chain, as kube-apiserver orders its plugins:
+// LimitRanger fills in requests and limits before the plugins and
+// webhooks that read them, and ResourceQuota comes last, charging only
+// what everything else admitted.
 func TestDefaultAdmissionOrder(t *testing.T) {
 	var names []string
 	for _, p := range apiserver.DefaultAdmission(apiservertest.New(t)) {
@@ -31,5 +31,10 @@ func TestDefaultAdmissionOrder(t *testing.T) {
 	// The webhooks see the pod's priority, as upstream orders them.
 	before("Priority", "MutatingAdmissionWebhook")
 	before("ValidatingAdmissionWebhook", "ResourceQuota")
+	// PodSecurity sits between LimitRanger and Priority, as upstream
+	// orders it, and checks pods before the webhooks see them.
+	before("LimitRanger", "PodSecurity")
+	before("PodSecurity", "Priority")
+	before("PodSecurity", "ValidatingAdmissionWebhook")
 	assert.Equal(t, "ResourceQuota", names[len(names)-1], "ResourceQuota is last")
 }

@@ -28,10 +28,11 @@ const kubernetesServicePort = 443
 
 // EnsureKubernetesService creates the kubernetes Service in default
 // (10.96.0.1:443, named port https) if it does not exist, and makes its
-// Endpoints hold addr, the API server's address: what kube-apiserver's
+// Endpoints hold addr, the API server's address, and its EndpointSlices
+// the same (reconcileKubernetesEndpointSlices): what kube-apiserver's
 // bootstrap controller does, so that pods reach the API at a stable
-// in-cluster address. Addresses of other API servers sharing the etcd
-// prefix are kept. An unspecified IP (a server listening on 0.0.0.0)
+// in-cluster address through kube-proxy. Addresses of other API servers
+// sharing the etcd prefix are kept. An unspecified IP (a server listening on 0.0.0.0)
 // is advertised as 127.0.0.1. It is safe to call from many servers at once.
 //
 // Upstream: k8s.io/kubernetes/pkg/controlplane/controller/kubernetesservice
@@ -78,7 +79,7 @@ func (s *Server) EnsureKubernetesService(ctx context.Context, addr netip.AddrPor
 	}
 	address := corev1.EndpointAddress{IP: ip.String()}
 	epPort := corev1.EndpointPort{Name: "https", Port: port, Protocol: corev1.ProtocolTCP}
-	_, _, err = endpoints.Update(ctx, metav1.NamespaceDefault, KubernetesServiceName, func(_ context.Context, old runtime.Object) (runtime.Object, error) {
+	out, _, err := endpoints.Update(ctx, metav1.NamespaceDefault, KubernetesServiceName, func(_ context.Context, old runtime.Object) (runtime.Object, error) {
 		ep := &corev1.Endpoints{ObjectMeta: metav1.ObjectMeta{Name: KubernetesServiceName, Namespace: metav1.NamespaceDefault,
 			Labels: map[string]string{"endpointslice.kubernetes.io/skip-mirror": "true"}}}
 		if old != nil {
@@ -101,5 +102,5 @@ func (s *Server) EnsureKubernetesService(ctx context.Context, addr netip.AddrPor
 	if err != nil {
 		return fmt.Errorf("update endpoints %s: %w", KubernetesServiceName, err)
 	}
-	return nil
+	return s.reconcileKubernetesEndpointSlices(ctx, out.(*corev1.Endpoints))
 }

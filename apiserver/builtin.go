@@ -18,12 +18,14 @@ import (
 	coordinationv1 "github.com/minicp/minicp/api/coordination/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	discoveryv1 "github.com/minicp/minicp/api/discovery/v1"
+	flowcontrolv1 "github.com/minicp/minicp/api/flowcontrol/v1"
 	metricsv1beta1 "github.com/minicp/minicp/api/metrics/v1beta1"
 	policyv1 "github.com/minicp/minicp/api/policy/v1"
 	rbacv1 "github.com/minicp/minicp/api/rbac/v1"
 	"github.com/minicp/minicp/api/runtime"
 	schedulingv1 "github.com/minicp/minicp/api/scheduling/v1"
 	"github.com/minicp/minicp/apiserver/admission"
+	"github.com/minicp/minicp/apiserver/admission/podsecurity"
 	"github.com/minicp/minicp/apiserver/handlers"
 	"github.com/minicp/minicp/apiserver/printers"
 	"github.com/minicp/minicp/apiserver/registry"
@@ -42,7 +44,7 @@ func NewScheme() (*runtime.Scheme, error) {
 	s := runtime.NewScheme()
 	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, coordinationv1.AddToScheme, appsv1.AddToScheme, batchv1.AddToScheme, autoscalingv1.AddToScheme, apiextensionsv1.AddToScheme, admissionregistrationv1.AddToScheme,
 		rbacv1.AddToScheme, authorizationv1.AddToScheme, authenticationv1.AddToScheme, discoveryv1.AddToScheme,
-		autoscalingv2.AddToScheme, certificatesv1.AddToScheme, policyv1.AddToScheme, schedulingv1.AddToScheme, metricsv1beta1.AddToScheme} {
+		autoscalingv2.AddToScheme, certificatesv1.AddToScheme, policyv1.AddToScheme, schedulingv1.AddToScheme, metricsv1beta1.AddToScheme, flowcontrolv1.AddToScheme} {
 		if err := add(s); err != nil {
 			return nil, err
 		}
@@ -82,7 +84,9 @@ func (s *Server) installBuiltinResources() error {
 	if err := install("pods", Resource{
 		Strategy: core.PodStrategy{}, Tables: core.PodTable, ReturnDeletedObject: true,
 		UpdateSubresources: map[string]registry.Strategy{"status": core.PodStatusStrategy{}},
-		Indexers:           map[string]watchcache.IndexFunc{"spec.nodeName": podNodeName},
+		Indexers: map[string]watchcache.IndexFunc{
+			"spec.nodeName": podNodeName, podReferencesIndex: podReferences,
+		},
 	}); err != nil {
 		return err
 	}
@@ -135,6 +139,9 @@ func (s *Server) installBuiltinResources() error {
 	if err := s.installSchedulingResources(); err != nil {
 		return err
 	}
+	if err := s.installFlowControlResources(); err != nil {
+		return err
+	}
 	if err := s.installQuotaResources(); err != nil {
 		return err
 	}
@@ -147,7 +154,7 @@ func (s *Server) installBuiltinResources() error {
 // DefaultAdmission is the admission chain of a server whose Options give
 // none: defaulting, LimitRanger, DefaultTolerationSeconds, ServiceAccount
 // (with Options.ServiceAccountAdmission) and MutatingAdmissionWebhook
-// (mutating), then LimitRanger, NamespaceLifecycle,
+// (mutating), then LimitRanger, PodSecurity, NamespaceLifecycle,
 // ValidatingAdmissionWebhook and ResourceQuota (validating),
 // kube-apiserver's order: the registry's schema validation runs between
 // the two halves, and ResourceQuota comes last so that it charges only
@@ -169,6 +176,12 @@ func DefaultAdmission(s *Server) admission.Chain {
 	// upstream's order; the two touch different fields, so after it here
 	// is the same.
 	return append(chain,
+		// Only nodes' requests are its business: it lets a kubelet write
+		// its own objects alone.
+		&admission.NodeRestriction{Pods: s},
+		// Where upstream's order puts it; it only validates, so it sees
+		// the pod every mutating plugin has made.
+		&podsecurity.Plugin{Namespaces: s, Pods: podSecurityAdmission{s}},
 		&admission.Priority{Classes: priorityAdmission{s}},
 		mutatingWebhooks,
 		&admission.NamespaceLifecycle{Namespaces: s, Clock: s.clock},

@@ -189,8 +189,18 @@ func (s *Server) createSelfSubjectRulesReview(ctx context.Context, _ string, bod
 	status := authorizationv1.SubjectRulesReviewStatus{
 		ResourceRules: []authorizationv1.ResourceRule{}, NonResourceRules: []authorizationv1.NonResourceRule{},
 	}
-	switch s.authorizationMode {
-	case authz.ModeRBAC:
+	_, isNode := request.NodeIdentity(u)
+	switch {
+	case s.authorizationModeEnabled(authz.ModeNode) && isNode:
+		// Upstream: the Node authorizer's RulesFor, which cannot list
+		// what it decides object by object.
+		status.Incomplete = true
+		status.EvaluationError = "node authorizer does not support user rule resolution"
+	case s.authorizationModeEnabled(authz.ModeAlwaysAllow):
+		all := []string{rbacv1.VerbAll}
+		status.ResourceRules = append(status.ResourceRules, authorizationv1.ResourceRule{Verbs: all, APIGroups: all, Resources: all})
+		status.NonResourceRules = append(status.NonResourceRules, authorizationv1.NonResourceRule{Verbs: all, NonResourceURLs: all})
+	case s.authorizationModeEnabled(authz.ModeRBAC):
 		rules, err := s.rbac.Resolver().RulesFor(ctx, u, ssrr.Spec.Namespace)
 		for _, r := range rules {
 			if len(r.Resources) > 0 {
@@ -207,7 +217,7 @@ func (s *Server) createSelfSubjectRulesReview(ctx context.Context, _ string, bod
 		if err != nil {
 			status.EvaluationError = err.Error()
 		}
-	case authz.ModeAllowAuthenticated:
+	case s.authorizationModeEnabled(authz.ModeAllowAuthenticated):
 		all := []string{rbacv1.VerbAll}
 		if u.Name != request.AnonymousUser {
 			status.ResourceRules = append(status.ResourceRules, authorizationv1.ResourceRule{Verbs: all, APIGroups: all, Resources: all})

@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/minicp/minicp/api/apierrors"
 	rbacv1 "github.com/minicp/minicp/api/rbac/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/apiserver/authz"
+	authznode "github.com/minicp/minicp/apiserver/authz/node"
 	authzrbac "github.com/minicp/minicp/apiserver/authz/rbac"
 	"github.com/minicp/minicp/apiserver/registry"
 	rbacregistry "github.com/minicp/minicp/apiserver/registry/rbac"
@@ -97,14 +100,14 @@ func (r rbacSource) GetClusterRole(ctx context.Context, name string) (*rbacv1.Cl
 
 // RoleBindingsByIndex implements authzrbac.Source.
 func (r rbacSource) RoleBindingsByIndex(ctx context.Context, keys []string) ([]*rbacv1.RoleBinding, error) {
-	return byIndex[*rbacv1.RoleBinding](ctx, r.s, gvrRoleBindings, keys, func(b *rbacv1.RoleBinding) []string {
+	return byIndex[*rbacv1.RoleBinding](ctx, r.s, gvrRoleBindings, subjectsIndex, keys, func(b *rbacv1.RoleBinding) []string {
 		return authzrbac.SubjectIndexKeys(b.Namespace, b.Subjects)
 	})
 }
 
 // ClusterRoleBindingsByIndex implements authzrbac.Source.
 func (r rbacSource) ClusterRoleBindingsByIndex(ctx context.Context, keys []string) ([]*rbacv1.ClusterRoleBinding, error) {
-	return byIndex[*rbacv1.ClusterRoleBinding](ctx, r.s, gvrClusterRoleBindings, keys, func(b *rbacv1.ClusterRoleBinding) []string {
+	return byIndex[*rbacv1.ClusterRoleBinding](ctx, r.s, gvrClusterRoleBindings, subjectsIndex, keys, func(b *rbacv1.ClusterRoleBinding) []string {
 		return authzrbac.SubjectIndexKeys("", b.Subjects)
 	})
 }
@@ -126,9 +129,9 @@ func (r rbacSource) get(ctx context.Context, gvr runtime.GroupVersionResource, n
 }
 
 // byIndex returns the objects of gvr filed under any of keys in the
-// subjects index, each once. Without a ready watch cache it lists etcd
-// and filters with keysOf, the index function.
-func byIndex[T runtime.Object](ctx context.Context, s *Server, gvr runtime.GroupVersionResource, keys []string, keysOf func(T) []string) ([]T, error) {
+// watch cache's index, each once. Without a ready watch cache it lists
+// etcd and filters with keysOf, the index function.
+func byIndex[T runtime.Object](ctx context.Context, s *Server, gvr runtime.GroupVersionResource, index string, keys []string, keysOf func(T) []string) ([]T, error) {
 	store, ok := s.Store(gvr)
 	if !ok {
 		return nil, fmt.Errorf("%s are not served", gvr.GroupResource())
@@ -137,7 +140,7 @@ func byIndex[T runtime.Object](ctx context.Context, s *Server, gvr runtime.Group
 	seen := map[runtime.Object]bool{}
 	if cacher, ok := store.Storage.(*watchcache.Cacher); ok && cachedRV(store) == "0" {
 		for _, key := range keys {
-			objs, err := cacher.ByIndex(ctx, subjectsIndex, key)
+			objs, err := cacher.ByIndex(ctx, index, key)
 			if err != nil {
 				return nil, err
 			}
@@ -182,23 +185,43 @@ func (s *Server) storeOf(gvr runtime.GroupVersionResource) (*registry.Store, err
 // authorizer the RBAC registry checks escalation with.
 func (s *Server) setAuthorizer(opts Options) error {
 	s.rbac = authzrbac.New(rbacSource{s})
-	s.authorizationMode = opts.AuthorizationMode
-	if s.authorizationMode == "" {
-		s.authorizationMode = authz.ModeAllowAuthenticated
-	}
 	s.authorizer = opts.Authorizer
-	switch {
-	case s.authorizer != nil:
-		s.authorizationMode = "" // a custom authorizer: no known mode
-	case s.authorizationMode == authz.ModeAllowAuthenticated:
-		s.authorizer = authz.AllowAuthenticated
-	case s.authorizationMode == authz.ModeRBAC:
-		// Upstream: kube-apiserver's authorizer chain, whose first
-		// member allows system:masters whatever RBAC says.
-		s.authorizer = authz.Union{authz.PrivilegedGroups(request.SystemPrivilegedGroup), s.rbac}
-	default:
-		return fmt.Errorf("apiserver: unknown AuthorizationMode %q (want %q or %q)",
-			opts.AuthorizationMode, authz.ModeAllowAuthenticated, authz.ModeRBAC)
+	if s.authorizer != nil {
+		return nil // a custom authorizer: no known mode
 	}
+	mode := opts.AuthorizationMode
+	if mode == "" {
+		mode = authz.ModeAllowAuthenticated
+	}
+	// Upstream: kube-apiserver's authorizer chain, whose first member
+	// allows system:masters whatever the modes say.
+	chain := authz.Union{authz.PrivilegedGroups(request.SystemPrivilegedGroup)}
+	for m := range strings.SplitSeq(mode, ",") {
+		m = strings.TrimSpace(m)
+		if slices.Contains(s.authorizationModes, m) {
+			return fmt.Errorf("apiserver: AuthorizationMode %q names %q twice", mode, m)
+		}
+		switch m {
+		case authz.ModeAllowAuthenticated:
+			chain = append(chain, authz.AllowAuthenticated)
+		case authz.ModeAlwaysAllow:
+			chain = append(chain, authz.AlwaysAllow)
+		case authz.ModeNode:
+			chain = append(chain, authznode.New(podGraph{s}))
+		case authz.ModeRBAC:
+			chain = append(chain, s.rbac)
+		default:
+			return fmt.Errorf("apiserver: unknown authorization mode %q in %q (want a list of %q, %q, %q, %q)",
+				m, mode, authz.ModeNode, authz.ModeRBAC, authz.ModeAlwaysAllow, authz.ModeAllowAuthenticated)
+		}
+		s.authorizationModes = append(s.authorizationModes, m)
+	}
+	s.authorizer = chain
 	return nil
+}
+
+// authorizationModeEnabled reports whether mode is one of the server's
+// authorization modes.
+func (s *Server) authorizationModeEnabled(mode string) bool {
+	return slices.Contains(s.authorizationModes, mode)
 }

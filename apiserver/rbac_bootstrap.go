@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/minicp/minicp/api/apierrors"
+	flowcontrolv1 "github.com/minicp/minicp/api/flowcontrol/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	rbacv1 "github.com/minicp/minicp/api/rbac/v1"
 	"github.com/minicp/minicp/api/runtime"
@@ -102,7 +103,9 @@ func (s *Server) checkBootstrapPolicy(context.Context) error {
 // selectors) and subjects it lacks, unless it is annotated
 // rbac.authorization.kubernetes.io/autoupdate=false. Nothing is removed,
 // so a cluster administrator's additions stay. A binding whose roleRef
-// differs is replaced. Start runs it; it is safe to call again.
+// differs is replaced. The default flow control configuration is
+// reconciled with it (see flowControlBootstrap). Start runs it; it is
+// safe to call again.
 //
 // Upstream: k8s.io/kubernetes/pkg/registry/rbac/rest (PolicyData.EnsureRBACPolicy)
 // and k8s.io/component-helpers/auth/rbac/reconciliation.
@@ -156,6 +159,16 @@ func (s *Server) ensureBootstrapPolicy(ctx context.Context) (map[runtime.GroupVe
 				err = fmt.Errorf("reconcile clusterrolebinding %s: %w", want.Name, err)
 			}
 			done(gvrClusterRoleBindings, rev, err)
+		})
+	}
+	// The default flow control configuration is written the same way.
+	for _, w := range s.flowControlBootstrap() {
+		wg.Go(func() {
+			rev, err := w.run(ctx)
+			if err != nil {
+				err = fmt.Errorf("reconcile %s: %w", w.gvr.Resource, err)
+			}
+			done(w.gvr, rev, err)
 		})
 	}
 	wg.Wait()
@@ -215,6 +228,10 @@ func metaName(obj runtime.Object) string {
 	case *rbacv1.ClusterRole:
 		return o.Name
 	case *rbacv1.ClusterRoleBinding:
+		return o.Name
+	case *flowcontrolv1.FlowSchema:
+		return o.Name
+	case *flowcontrolv1.PriorityLevelConfiguration:
 		return o.Name
 	}
 	return ""

@@ -27,17 +27,18 @@ const (
 )
 
 // newRBACServer is a test server in RBAC mode with an admin in
-// system:masters and two users with no bindings, alice and bob.
-func newRBACServer(t testing.TB) *testServer {
+// system:masters and two users with no bindings, alice and bob; mutate
+// changes its options after that.
+func newRBACServer(t testing.TB, mutate ...func(*apiserver.Options)) *testServer {
 	t.Helper()
-	return newTestServer(t, func(o *apiserver.Options) {
+	return newTestServer(t, append([]func(*apiserver.Options){func(o *apiserver.Options) {
 		o.AuthorizationMode = authz.ModeRBAC
 		o.Authenticator = authn.NewTokenFile([]authn.TokenUser{
 			{Token: apiservertest.AdminToken, User: request.User{Name: "admin", Groups: []string{request.SystemPrivilegedGroup}}},
 			{Token: aliceToken, User: request.User{Name: "alice", UID: "a-1"}},
 			{Token: bobToken, User: request.User{Name: "bob"}},
 		})
-	})
+	}}, mutate...)...)
 }
 
 // create POSTs obj as the admin (or with opts) and waits until the

@@ -253,6 +253,9 @@ func (s *Server) serveResource(w http.ResponseWriter, r *http.Request) {
 	for _, msg := range res.warnings {
 		w.Header().Add("Warning", fmt.Sprintf("299 - %q", msg))
 	}
+	// Admission plugins warn the client (PodSecurity's warn mode)
+	// through the request's context.
+	r = r.WithContext(request.WithWarningRecorder(r.Context(), request.NewHeaderWarnings(w.Header())))
 	// A namespaced object needs a namespace in its path; a cluster-scoped
 	// one must not have one (namespaces themselves excepted).
 	if res.info.Namespaced && info.Namespace == "" && info.Name != "" ||

@@ -24,6 +24,7 @@ import (
 	"github.com/minicp/minicp/apiserver/authz"
 	authzrbac "github.com/minicp/minicp/apiserver/authz/rbac"
 	"github.com/minicp/minicp/apiserver/filters"
+	"github.com/minicp/minicp/apiserver/flowcontrol"
 	"github.com/minicp/minicp/apiserver/metrics"
 	"github.com/minicp/minicp/apiserver/responsewriters"
 	"github.com/minicp/minicp/apiserver/webhookclient"
@@ -56,12 +57,14 @@ type Options struct {
 	// AuthorizationMode names.
 	Authorizer authz.Authorizer
 	// AuthorizationMode chooses the authorizer when Authorizer is nil, as
-	// kube-apiserver's --authorization-mode: authz.ModeAllowAuthenticated
-	// (any authenticated user may do anything) or authz.ModeRBAC
-	// (system:masters may do anything, everyone else what RBAC allows).
-	// Defaults to authz.ModeAllowAuthenticated, because minicp's
-	// controllers, scheduler and kubelets do not yet authenticate as
-	// their own users, which RBAC would need to grant them anything.
+	// kube-apiserver's --authorization-mode: a comma-separated list of
+	// authz.ModeNode (kubelets, limited to their own node's objects),
+	// authz.ModeRBAC (what RBAC allows), authz.ModeAlwaysAllow (anyone
+	// anything) and authz.ModeAllowAuthenticated (any authenticated user
+	// anything), asked in order; system:masters may always do anything.
+	// "Node,RBAC" is kube-apiserver's usual setup, and what package
+	// cluster runs. Defaults to authz.ModeAllowAuthenticated, which a
+	// server whose users are a test's alone needs no policy for.
 	AuthorizationMode string
 	// Admission defaults to DefaultAdmission: defaulting,
 	// DefaultTolerationSeconds and the mutating webhooks, then
@@ -144,6 +147,11 @@ type Server struct {
 	metricsRegistry *prometheus.Registry
 	gatherer        prometheus.Gatherer
 	profiling       bool
+	// flowControl is API Priority and Fairness, which the limits filter
+	// dispatches through and runFlowControlConfig configures; the
+	// latter closes flowControlSyncedCh once it has read the objects.
+	flowControl         *flowcontrol.Controller
+	flowControlSyncedCh chan struct{}
 
 	admission admission.Chain
 	// conversionWebhooks calls the conversion webhooks of custom
@@ -152,8 +160,10 @@ type Server struct {
 
 	// authorizer is the authorization hop's (Options.Authorizer or the
 	// one AuthorizationMode names); the access reviews ask it too.
-	authorizer        authz.Authorizer
-	authorizationMode string
+	authorizer authz.Authorizer
+	// authorizationModes are the modes of Options.AuthorizationMode, in
+	// order; none with a custom Options.Authorizer.
+	authorizationModes []string
 	// rbac is the RBAC authorizer over the server's RBAC resources, used
 	// by the RBAC registry's escalation checks whatever the mode.
 	rbac *authzrbac.Authorizer
@@ -225,6 +235,8 @@ func New(opts Options) (*Server, error) {
 		crdsSyncedCh:  make(chan struct{}),
 		policyReadyCh: make(chan struct{}),
 
+		flowControlSyncedCh: make(chan struct{}),
+
 		watchCacheDisabled: opts.WatchCacheDisabled,
 		bookmarkFrequency:  opts.BookmarkFrequency,
 		profiling:          !opts.DisableProfiling,
@@ -233,6 +245,7 @@ func New(opts Options) (*Server, error) {
 		serviceAccountAdmission: opts.ServiceAccountAdmission,
 	}
 	s.initMetrics(opts.MetricsGatherer)
+	s.flowControl = newFlowControl(opts.Limits, s.metricsRegistry)
 	if s.scheme == nil {
 		var err error
 		if s.scheme, err = NewScheme(); err != nil {
@@ -287,7 +300,7 @@ func New(opts Options) (*Server, error) {
 		{"authorization", filters.TracedHop(tracing.HopAuthz, s.tracer(), func(h http.Handler) http.Handler {
 			return filters.WithAuthorization(h, s.authorizer, log)
 		}, nil)},
-		{"limits", func(h http.Handler) http.Handler { return filters.WithLimits(h, opts.Limits) }},
+		{"limits", func(h http.Handler) http.Handler { return filters.WithLimits(h, opts.Limits, s.flowControl) }},
 	}
 	s.handler = handlerChain(s.routes(), s.filters)
 	return s, nil
@@ -331,6 +344,7 @@ func (s *Server) Start(ctx context.Context) error {
 	s.mu.Unlock()
 	s.goUnlessStopping(func() { s.runCRDController(ctx) })
 	s.goUnlessStopping(func() { s.runBootstrapPolicy(ctx) })
+	s.goUnlessStopping(func() { s.runFlowControlConfig(ctx) })
 	<-ctx.Done()
 	s.mu.Lock()
 	s.stopping = true
@@ -368,8 +382,9 @@ func (s *Server) goUnlessStopping(fn func()) {
 }
 
 // WaitReady blocks until every watch cache has synced, the custom
-// resources of the CRDs stored at start are served and the default RBAC
-// policy is reconciled, or ctx is done.
+// resources of the CRDs stored at start are served, the default RBAC
+// policy is reconciled and the flow control configuration read, or ctx
+// is done.
 func (s *Server) WaitReady(ctx context.Context) error {
 	s.mu.RLock()
 	cachers := slices.Collect(maps.Keys(s.cachers))
@@ -379,7 +394,7 @@ func (s *Server) WaitReady(ctx context.Context) error {
 			return err
 		}
 	}
-	for _, ch := range []chan struct{}{s.crdsSyncedCh, s.policyReadyCh} {
+	for _, ch := range []chan struct{}{s.crdsSyncedCh, s.policyReadyCh, s.flowControlSyncedCh} {
 		select {
 		case <-ch:
 		case <-ctx.Done():
@@ -459,6 +474,7 @@ func (s *Server) routes() http.Handler {
 	if s.tracing != nil {
 		r.HandleFunc(tracesPath, s.serveTraces).Methods(get...)
 	}
+	r.HandleFunc(watchCachePath, s.serveWatchCache).Methods(get...)
 	r.HandleFunc("/openapi/v2", s.serveOpenAPIV2).Methods(get...)
 	r.HandleFunc("/openapi/v3", s.serveOpenAPIV3Root).Methods(get...)
 	r.PathPrefix("/openapi/v3/").HandlerFunc(s.serveOpenAPIV3).Methods(get...)

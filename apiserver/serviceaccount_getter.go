@@ -45,7 +45,7 @@ func (s *Server) GetServiceAccount(ctx context.Context, ns, name string) (*corev
 	return obj.(*corev1.ServiceAccount), nil
 }
 
-// GetPod implements authn.ServiceAccountGetter.
+// GetPod implements authn.ServiceAccountGetter and admission.PodGetter.
 func (s *Server) GetPod(ctx context.Context, ns, name string) (*corev1.Pod, error) {
 	obj, err := s.getCachedOrLive(ctx, gvrPods, ns, name)
 	if err != nil {

@@ -62,6 +62,9 @@ func New(cfg Config) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cfg.WrapTransport != nil {
+		rt = cfg.WrapTransport(rt)
+	}
 	if cfg.Clock == nil {
 		cfg.Clock = clock.Real
 	}

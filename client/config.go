@@ -33,7 +33,10 @@ type Config struct {
 	CAData []byte
 	CAFile string
 	// CertData and KeyData are a PEM client certificate and its key, for
-	// servers that authenticate clients by certificate.
+	// servers that authenticate clients by certificate. Over
+	// NewInMemoryTransport they are presented as the TLS peer
+	// certificate of every request, so the server's certificate
+	// authenticator sees what a TLS handshake would have shown it.
 	CertData []byte
 	KeyData  []byte
 	// Insecure skips verifying the server's certificate. It cannot be
@@ -41,9 +44,18 @@ type Config struct {
 	Insecure bool
 	// Transport, when set, carries every request instead of an
 	// http.Transport built from the TLS fields above, which must then be
-	// empty: NewInMemoryTransport, or a test's fault-injecting wrapper.
-	// The token, user agent and QPS limit still apply.
+	// empty (but for CertData and KeyData over NewInMemoryTransport):
+	// NewInMemoryTransport, or a test's fault-injecting wrapper. The
+	// token, user agent and QPS limit still apply.
 	Transport http.RoundTripper
+	// WrapTransport, when set, wraps the transport (Transport or the one
+	// built from the TLS fields) beneath the token and user agent: how a
+	// caller adds credentials that change over time, such as a service
+	// account token it renews. The Authorization header it sets wins over
+	// BearerToken.
+	//
+	// Upstream: k8s.io/client-go/rest (Config.WrapTransport).
+	WrapTransport func(http.RoundTripper) http.RoundTripper
 	// QPS and Burst limit requests with a token bucket: QPS tokens a
 	// second, up to Burst at once. QPS 0 means no limit: minicp's
 	// components usually run in one process with the API server, where
@@ -113,6 +125,12 @@ func (c Config) hasTLS() bool {
 // TLS fields.
 func (c Config) baseTransport() (http.RoundTripper, error) {
 	if c.Transport != nil {
+		if m, ok := c.Transport.(*inMemoryTransport); ok && (len(c.CertData) > 0 || len(c.KeyData) > 0) {
+			if len(c.CAData) > 0 || c.CAFile != "" || c.Insecure {
+				return nil, errors.New("client: Config.Transport cannot be combined with a CA or Insecure")
+			}
+			return m.withPeerCertificate(c.CertData, c.KeyData)
+		}
 		if c.hasTLS() {
 			return nil, errors.New("client: Config.Transport cannot be combined with TLS options or Insecure")
 		}

@@ -2,6 +2,8 @@ package client
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -35,6 +37,11 @@ import (
 // catches panics first) fails the request or its body with an error
 // instead of crashing the process.
 //
+// A Config with CertData and KeyData over this transport presents that
+// certificate as the TLS peer certificate of every request: the server
+// authenticates it as it would after a handshake, chain verification
+// included, with no shortcut around authentication.
+//
 // Upstream: none; client-go reaches in-process servers through a loopback
 // listener.
 func NewInMemoryTransport(h http.Handler) http.RoundTripper {
@@ -43,6 +50,30 @@ func NewInMemoryTransport(h http.Handler) http.RoundTripper {
 
 type inMemoryTransport struct {
 	handler http.Handler
+	// peer is the TLS state requests carry: nil without a client
+	// certificate. Shared, read-only.
+	peer *tls.ConnectionState
+}
+
+// withPeerCertificate returns a copy of t whose requests present the PEM
+// certificate certPEM. keyPEM must be its key, as a handshake would
+// prove, though nothing is signed with it.
+func (t *inMemoryTransport) withPeerCertificate(certPEM, keyPEM []byte) (*inMemoryTransport, error) {
+	pair, err := tls.X509KeyPair(certPEM, keyPEM)
+	if err != nil {
+		return nil, fmt.Errorf("client: client certificate: %w", err)
+	}
+	chain := make([]*x509.Certificate, 0, len(pair.Certificate))
+	for _, der := range pair.Certificate {
+		cert, err := x509.ParseCertificate(der)
+		if err != nil {
+			return nil, fmt.Errorf("client: client certificate: %w", err)
+		}
+		chain = append(chain, cert)
+	}
+	return &inMemoryTransport{handler: t.handler, peer: &tls.ConnectionState{
+		Version: tls.VersionTLS13, HandshakeComplete: true, PeerCertificates: chain,
+	}}, nil
 }
 
 // errBodyClosed fails the handler's writes once the client closed the body.
@@ -59,6 +90,7 @@ func (t *inMemoryTransport) RoundTrip(req *http.Request) (*http.Response, error)
 	}
 	sreq.RequestURI = req.URL.RequestURI()
 	sreq.RemoteAddr = "in-memory"
+	sreq.TLS = t.peer
 	sreq.Host = req.URL.Host
 	sreq.Proto, sreq.ProtoMajor, sreq.ProtoMinor = "HTTP/1.1", 1, 1
 

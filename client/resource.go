@@ -153,6 +153,13 @@ func (r *Resource[T, L]) UpdateStatus(ctx context.Context, obj T, opts WriteOpti
 	return r.put(ctx, obj, "status", opts)
 }
 
+// UpdateSubresource replaces what the subresource of obj's object
+// carries with obj, such as namespaces/{name}/finalize (upstream's
+// Namespaces().Finalize). Optimistic concurrency is as for Update.
+func (r *Resource[T, L]) UpdateSubresource(ctx context.Context, obj T, subresource string, opts WriteOptions) (T, error) {
+	return r.put(ctx, obj, subresource, opts)
+}
+
 func (r *Resource[T, L]) put(ctx context.Context, obj T, subresource string, opts WriteOptions) (T, error) {
 	var zero T
 	ns, err := r.objectNamespace(obj)

@@ -67,6 +67,12 @@ func newCA(now time.Time) (*ca, error) {
 	return &ca{cert: cert, der: der, key: key}, nil
 }
 
+// inClusterNames are the names pods reach the API server by, through the
+// kubernetes Service: its ClusterIP and DNS names, which the serving
+// certificate carries as kube-apiserver's does, so that a pod's client
+// verifies it against the mounted ca.crt.
+var inClusterNames = []string{"10.96.0.1", "kubernetes", "kubernetes.default", "kubernetes.default.svc", "kubernetes.default.svc.cluster.local"}
+
 // newCerts creates a serving certificate for hosts (IP addresses or DNS
 // names), valid from now and signed by authority.
 func newCerts(authority *ca, now time.Time, hosts []string) (*certs, error) {

@@ -21,6 +21,7 @@ import (
 	"github.com/minicp/minicp/apiserver/authn"
 	"github.com/minicp/minicp/apiserver/request"
 	"github.com/minicp/minicp/clock"
+	"github.com/minicp/minicp/kubelet/cri/simulated"
 	"github.com/minicp/minicp/logging"
 	"github.com/minicp/minicp/scheduler/config"
 	"github.com/minicp/minicp/storage"
@@ -95,10 +96,17 @@ type Options struct {
 	// kubelet requests. Off by default, as in envtest: a pod can then be
 	// created before its namespace's "default" service account exists.
 	ServiceAccountAdmission bool
-	// AuthorizationMode is the API server's (apiserver.Options):
-	// "AllowAuthenticated" (the default) or "RBAC". The admin is in
-	// system:masters, so RBAC never stops it; the components do not yet
-	// have identities of their own, so RBAC is not the default.
+	// AuthorizationMode is the API server's (apiserver.Options), as
+	// kube-apiserver's --authorization-mode: a comma-separated list of
+	// "Node", "RBAC", "AlwaysAllow" and "AllowAuthenticated". Defaults to
+	// "Node,RBAC", kube-apiserver's usual setup: each component acts as
+	// its own user (system:kube-scheduler; system:kube-controller-manager,
+	// and each controller as its ServiceAccount in kube-system; each
+	// kubelet as system:node:<name> in system:nodes), which the default
+	// RBAC policy and the Node authorizer grant what it needs. The admin
+	// is in system:masters, which may always do anything. As upstream, a
+	// list without "Node" leaves the kubelets only what RBAC binds to
+	// them: nothing by default.
 	AuthorizationMode string
 	// CompactionInterval is how often etcd's history is compacted, keeping
 	// at least one interval of it. Defaults to 5 minutes, as kube-apiserver.
@@ -129,6 +137,11 @@ type Options struct {
 	// process can run one cluster with them on: they listen on fixed
 	// loopback addresses (see package proxy).
 	DisableServiceNetwork bool
+	// Programs are programmable images (simulated.Program): a pod whose
+	// container names one (image: example.com/shop-operator:v1) runs its
+	// Go code, serving HTTP at the pod's IP, on every node. Defaults to
+	// none.
+	Programs map[string]simulated.Program
 	// Tracing, when set, traces every request and what it causes across
 	// the components (package tracing): the API server's hops, the watch
 	// cache, informers, reconciles, scheduling cycles and pod syncs, with
@@ -168,6 +181,9 @@ func New(opts Options) (*Cluster, error) {
 	if opts.Clock == nil {
 		opts.Clock = clock.Real
 	}
+	if opts.AuthorizationMode == "" {
+		opts.AuthorizationMode = DefaultAuthorizationMode
+	}
 	if opts.MetricsRegistry == nil {
 		opts.MetricsRegistry = prometheus.NewRegistry()
 		opts.MetricsRegistry.MustRegister(collectors.NewGoCollector(),
@@ -187,6 +203,10 @@ func New(opts Options) (*Cluster, error) {
 		readyCh: make(chan struct{}),
 	}, nil
 }
+
+// DefaultAuthorizationMode is a cluster's authorization mode unless
+// Options.AuthorizationMode says otherwise.
+const DefaultAuthorizationMode = "Node,RBAC"
 
 // etcdStartTimeout bounds how long Start waits for etcd: an embedded one
 // starts in well under a second, an external one answers or is down.
@@ -252,12 +272,10 @@ func (c *Cluster) Start(ctx context.Context) (err error) {
 		authenticator = append(authenticator, users)
 	}
 	server, err := apiserver.New(apiserver.Options{
-		Etcd:          etcdClient,
-		StoragePrefix: c.opts.StoragePrefix,
-		Authenticator: authenticator,
-		AnonymousAuth: c.opts.AnonymousAuth,
-		// Under RBAC the components (which authenticate as the admin for
-		// now) keep working: the admin is in system:masters.
+		Etcd:              etcdClient,
+		StoragePrefix:     c.opts.StoragePrefix,
+		Authenticator:     authenticator,
+		AnonymousAuth:     c.opts.AnonymousAuth,
 		AuthorizationMode: c.opts.AuthorizationMode,
 		Clock:             c.opts.Clock,
 		Logger:            c.log,
@@ -294,7 +312,7 @@ func (c *Cluster) Start(ctx context.Context) (err error) {
 		}
 	}
 	host, _, _ := net.SplitHostPort(ln.Addr().String())
-	certs, err := newCerts(authority, time.Now(), []string{host, "127.0.0.1", "::1", "localhost"})
+	certs, err := newCerts(authority, time.Now(), append([]string{host, "127.0.0.1", "::1", "localhost"}, inClusterNames...))
 	if err != nil {
 		ln.Close()
 		return fmt.Errorf("cluster: %w", err)

@@ -3,10 +3,14 @@ package cluster
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/netip"
 	"sync"
 
+	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/apiserver"
+	"github.com/minicp/minicp/apiserver/authz/rbac/bootstrappolicy"
+	"github.com/minicp/minicp/apiserver/request"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/controllers/controllermanager"
 	"github.com/minicp/minicp/controllers/manager"
@@ -18,8 +22,9 @@ import (
 
 // components are what runs against the API server: the controller-manager,
 // the scheduler and the simulated kubelets. Like the real ones they see
-// the cluster only through the API, here over the in-memory transport (the
-// whole handler chain still runs). Each is nil (or empty) when not run.
+// the cluster only through the API, each as its own user, here over the
+// in-memory transport (the whole handler chain still runs). Each is nil
+// (or empty) when not run.
 type components struct {
 	controllerManager *manager.Manager
 	scheduler         *scheduler.Scheduler
@@ -38,16 +43,17 @@ func (c *Cluster) newComponents(server *apiserver.Server) (*components, error) {
 	if c.opts.Nodes > maxNodes {
 		return nil, fmt.Errorf("cluster: at most %d nodes, got %d", maxNodes, c.opts.Nodes)
 	}
-	cl, err := client.New(client.Config{
-		Host: "http://in-memory", Transport: client.NewInMemoryTransport(server.Handler()),
-		BearerToken: c.token, Clock: c.opts.Clock,
-	})
+	// One scheme for every component's client, as when they shared one
+	// client: building a scheme costs more than the rest of a client.
+	scheme, err := client.NewScheme()
 	if err != nil {
 		return nil, fmt.Errorf("cluster: client: %w", err)
 	}
-	cs, err := client.NewClientset(cl)
+	// The Service network still acts as the admin: its proxy also writes
+	// Services' load balancer status, as a cloud provider would.
+	cs, err := c.componentClientset(server, clientIdentity{scheme: scheme})
 	if err != nil {
-		return nil, fmt.Errorf("cluster: client: %w", err)
+		return nil, err
 	}
 	comps := &components{}
 	controllers, err := controllermanager.Resolve(c.opts.Controllers)
@@ -55,8 +61,7 @@ func (c *Cluster) newComponents(server *apiserver.Server) (*components, error) {
 		return nil, fmt.Errorf("cluster: %w", err)
 	}
 	if len(controllers) > 0 {
-		mgr, err := manager.New(manager.Options{Client: cl, Clock: c.opts.Clock, Logger: c.log, MetricsRegistry: c.opts.MetricsRegistry,
-			Tracing: c.opts.Tracing, Name: "controller-manager"})
+		mgr, err := c.newControllerManager(server, scheme)
 		if err != nil {
 			return nil, fmt.Errorf("cluster: controller-manager: %w", err)
 		}
@@ -75,17 +80,30 @@ func (c *Cluster) newComponents(server *apiserver.Server) (*components, error) {
 	if c.opts.Nodes == 0 {
 		return comps, nil
 	}
-	if comps.scheduler, err = scheduler.New(scheduler.Options{Clientset: cs, Config: c.opts.SchedulerConfig, Clock: c.opts.Clock,
+	schedulerCS, err := c.componentClientset(server, clientIdentity{user: bootstrappolicy.KubeSchedulerUser, scheme: scheme})
+	if err != nil {
+		return nil, err
+	}
+	if comps.scheduler, err = scheduler.New(scheduler.Options{Clientset: schedulerCS, Config: c.opts.SchedulerConfig, Clock: c.opts.Clock,
 		Logger: c.log, MetricsRegistry: c.opts.MetricsRegistry, Tracing: c.opts.Tracing}); err != nil {
 		return nil, fmt.Errorf("cluster: scheduler: %w", err)
 	}
 	for i := range c.opts.Nodes {
+		// Each kubelet is its node, as its client certificate says: the
+		// Node authorizer and NodeRestriction limit it to its own objects.
+		kubeletCS, err := c.componentClientset(server, clientIdentity{
+			user: request.NodeUsernamePrefix + NodeName(i), groups: []string{request.NodesGroup}, scheme: scheme,
+		})
+		if err != nil {
+			return nil, err
+		}
 		k, err := kubelet.New(kubelet.Options{
 			NodeName:  NodeName(i),
-			Clientset: cs,
+			Clientset: kubeletCS,
 			PodCIDR:   netip.PrefixFrom(netip.AddrFrom4([4]byte{10, 244, byte(i), 0}), 24),
 			// A nil *containerNetwork must stay a nil interface.
 			ClusterNetwork: clusterNetworkOrNil(clusterNet),
+			Programs:       c.opts.Programs,
 			Clock:          c.opts.Clock,
 			Logger:         c.log,
 			Tracing:        c.opts.Tracing,
@@ -96,6 +114,80 @@ func (c *Cluster) newComponents(server *apiserver.Server) (*components, error) {
 		comps.kubelets = append(comps.kubelets, k)
 	}
 	return comps, nil
+}
+
+// clientIdentity is who a component's client authenticates as: a client
+// certificate for user in groups, issued by the cluster's CA; the admin's
+// token when user is empty.
+type clientIdentity struct {
+	user   string
+	groups []string
+	// wrap, when set, wraps the client's transport (its credentials, for
+	// a controller's ServiceAccount token).
+	wrap func(http.RoundTripper) http.RoundTripper
+	// scheme is the client's scheme, shared by every component, as the
+	// garbage collector needs: it adds the custom resources it discovers
+	// to the controller-manager's scheme, and acts with its own client.
+	scheme *runtime.Scheme
+}
+
+// componentClient returns a client over server's in-memory transport that
+// authenticates as id: the transport presents the certificate as the TLS
+// peer certificate, so the API server's certificate authenticator checks
+// it as it checks any other.
+func (c *Cluster) componentClient(server *apiserver.Server, id clientIdentity) (*client.Client, error) {
+	cfg := client.Config{
+		Host: "http://in-memory", Transport: client.NewInMemoryTransport(server.Handler()),
+		Clock: c.opts.Clock, WrapTransport: id.wrap, Scheme: id.scheme,
+	}
+	switch {
+	case id.wrap != nil:
+	case id.user == "":
+		cfg.BearerToken = c.token
+	default:
+		var err error
+		if cfg.CertData, cfg.KeyData, err = c.IssueClientCertificate(id.user, id.groups); err != nil {
+			return nil, fmt.Errorf("cluster: client certificate of %s: %w", id.user, err)
+		}
+	}
+	cl, err := client.New(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: client: %w", err)
+	}
+	return cl, nil
+}
+
+// componentClientset is componentClient's Clientset.
+func (c *Cluster) componentClientset(server *apiserver.Server, id clientIdentity) (*client.Clientset, error) {
+	cl, err := c.componentClient(server, id)
+	if err != nil {
+		return nil, err
+	}
+	cs, err := client.NewClientset(cl)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: client: %w", err)
+	}
+	return cs, nil
+}
+
+// newControllerManager builds the controller-manager's Manager: its
+// cache and leader election act as system:kube-controller-manager, and
+// each controller as its own ServiceAccount in kube-system.
+func (c *Cluster) newControllerManager(server *apiserver.Server, scheme *runtime.Scheme) (*manager.Manager, error) {
+	root, err := c.componentClient(server, clientIdentity{user: bootstrappolicy.KubeControllerManager, scheme: scheme})
+	if err != nil {
+		return nil, err
+	}
+	rootCS, err := client.NewClientset(root)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: client: %w", err)
+	}
+	saClients := &serviceAccountClients{root: rootCS, clock: c.opts.Clock,
+		newClient: func(wrap func(http.RoundTripper) http.RoundTripper) (*client.Client, error) {
+			return c.componentClient(server, clientIdentity{wrap: wrap, scheme: scheme})
+		}}
+	return manager.New(manager.Options{Client: root, ClientBuilder: saClients.Client, Clock: c.opts.Clock, Logger: c.log,
+		MetricsRegistry: c.opts.MetricsRegistry, Tracing: c.opts.Tracing, Name: "controller-manager"})
 }
 
 func clusterNetworkOrNil(n *containerNetwork) simulated.ClusterNetwork {

@@ -27,11 +27,11 @@ func (c *Cluster) newServiceNetwork(cs *client.Clientset) (*serviceNetwork, erro
 	if c.opts.Nodes > 0 {
 		nodeName = NodeName(0)
 	}
-	p, err := proxy.New(proxy.Options{Clientset: cs, NodeName: nodeName, Clock: c.opts.Clock, Logger: c.log})
+	p, err := proxy.New(proxy.Options{Clientset: cs, NodeName: nodeName, Clock: c.opts.Clock, Logger: c.log, Tracing: c.opts.Tracing})
 	if err != nil {
 		return nil, err
 	}
-	d, err := dns.New(dns.Options{Clientset: cs, Clock: c.opts.Clock, Logger: c.log})
+	d, err := dns.New(dns.Options{Clientset: cs, Clock: c.opts.Clock, Logger: c.log, Tracing: c.opts.Tracing})
 	if err != nil {
 		return nil, err
 	}
@@ -48,6 +48,18 @@ func (c *Cluster) DNSAddr() netip.AddrPort {
 		return netip.AddrPort{}
 	}
 	return c.comps.network.dns.Addr()
+}
+
+// ServiceProxy returns the cluster's kube-proxy, whose Status and
+// Changed say what it forwards where; nil when the Service network is
+// off or the cluster is not Ready.
+func (c *Cluster) ServiceProxy() *proxy.Proxier {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.comps == nil || c.comps.network == nil {
+		return nil
+	}
+	return c.comps.network.proxy
 }
 
 // containerNetwork is simulated.ClusterNetwork over the proxy's address

@@ -66,6 +66,11 @@ func TestRestartKeepsCredentials(t *testing.T) {
 		`{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"kept"}}`))
 	require.Equal(t, http.StatusCreated, do("POST", before.URL()+"/api/v1/namespaces/default/serviceaccounts",
 		`{"metadata":{"name":"robot"}}`))
+	// Under the default Node,RBAC authorization the robot and carol read
+	// the ConfigMap as view lets them.
+	require.Equal(t, http.StatusCreated, do("POST", before.URL()+"/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings",
+		`{"metadata":{"name":"readers"},"roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"ClusterRole","name":"view"},`+
+			`"subjects":[{"kind":"ServiceAccount","name":"robot","namespace":"default"},{"apiGroup":"rbac.authorization.k8s.io","kind":"User","name":"carol"}]}`))
 	code, body := doAs(token, "POST", before.URL()+"/api/v1/namespaces/default/serviceaccounts/robot/token", `{}`)
 	require.Equal(t, http.StatusCreated, code, "%s", body)
 	var tr authenticationv1.TokenRequest

@@ -118,6 +118,10 @@ type Options struct {
 	// owned runtime's containers (simulated.Options.ClusterNetwork).
 	// Defaults to none.
 	ClusterNetwork simulated.ClusterNetwork
+	// Programs are the owned runtime's programmable images
+	// (simulated.Options.Programs): Go code serving HTTP in the pods that
+	// name them. Defaults to none.
+	Programs map[string]simulated.Program
 	// LeaseDurationSeconds is the Lease's spec.leaseDurationSeconds.
 	// Defaults to DefaultLeaseDurationSeconds.
 	LeaseDurationSeconds int32
@@ -252,7 +256,7 @@ func New(opts Options) (*Kubelet, error) {
 		k.leaseDuration = DefaultLeaseDurationSeconds
 	}
 	if k.runtime == nil {
-		rt, err := newOwnedRuntime(k.clock, k.podCIDR, opts.ClusterNetwork, opts.Logger)
+		rt, err := newOwnedRuntime(k.clock, k.podCIDR, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -300,12 +304,12 @@ func New(opts Options) (*Kubelet, error) {
 	return k, nil
 }
 
-func newOwnedRuntime(clk clock.Clock, podCIDR netip.Prefix, clusterNet simulated.ClusterNetwork, logger *slog.Logger) (*simulated.Runtime, error) {
+func newOwnedRuntime(clk clock.Clock, podCIDR netip.Prefix, opts Options) (*simulated.Runtime, error) {
 	ipam, err := cni.New(cni.Options{Subnet: podCIDR})
 	if err != nil {
 		return nil, fmt.Errorf("kubelet: pod network: %w", err)
 	}
-	rt, err := simulated.New(simulated.Options{Clock: clk, Network: ipam, ClusterNetwork: clusterNet, Logger: logger})
+	rt, err := simulated.New(simulated.Options{Clock: clk, Network: ipam, ClusterNetwork: opts.ClusterNetwork, Programs: opts.Programs, Logger: opts.Logger})
 	if err != nil {
 		return nil, fmt.Errorf("kubelet: runtime: %w", err)
 	}

@@ -7,6 +7,12 @@ import (
 	"net"
 	"net/netip"
 	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/minicp/minicp/tracing"
 )
 
 // dialTimeout bounds the connection to one backend: a pod that does not
@@ -22,8 +28,10 @@ const maxDialTries = 3
 // lb's backends.
 type listener struct {
 	addr netip.AddrPort
-	ln   net.Listener
-	lb   *loadBalancer
+	// service is the Service port it serves, "ns/name:port".
+	service string
+	ln      net.Listener
+	lb      *loadBalancer
 	// doneCh is closed when the accept loop has returned.
 	doneCh chan struct{}
 }
@@ -55,26 +63,37 @@ func (p *Proxier) forward(ctx context.Context, l *listener, client net.Conn) {
 	if a, ok := client.RemoteAddr().(*net.TCPAddr); ok {
 		clientIP = a.AddrPort().Addr().Unmap()
 	}
+	_, span := p.tracer.Start(ctx, tracing.HopProxyForward, trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(
+		attribute.String("service", l.service), attribute.String("client", client.RemoteAddr().String()),
+		attribute.String("listener", l.addr.String())))
 	var tried []netip.AddrPort
 	var server net.Conn
 	for len(tried) < maxDialTries {
-		b, ok := l.lb.pick(clientIP, tried)
+		b, n, ok := l.lb.pick(clientIP, tried)
 		if !ok {
 			break
 		}
-		tried = append(tried, b)
+		tried = append(tried, b.addr)
 		dctx, cancel := context.WithTimeout(ctx, dialTimeout)
-		conn, err := p.dialer.DialContext(dctx, "tcp", b.String())
+		conn, err := p.dialer.DialContext(dctx, "tcp", b.addr.String())
 		cancel()
 		if err == nil {
 			server = conn
+			span.SetAttributes(attribute.String("backend", b.addr.String()), attribute.String("pod", b.pod),
+				attribute.Int("endpoints", n), attribute.String("from", conn.LocalAddr().String()))
 			break
 		}
-		p.log.Debug("backend refused", "service", l.addr.String(), "backend", b.String(), "err", err)
+		p.log.Debug("backend refused", "service", l.addr.String(), "backend", b.addr.String(), "err", err)
 	}
 	if server == nil {
+		span.SetStatus(codes.Error, "no ready endpoint accepted")
+		span.End()
 		return
 	}
+	// The span is the choice and the connection to the backend, not the
+	// connection's lifetime: it ends before the bytes flow, so a trace
+	// shows it as soon as the request it carries.
+	span.End()
 	if !p.track(server) {
 		_ = server.Close()
 		return

@@ -10,10 +10,12 @@ import (
 )
 
 // backend is one ready endpoint of a Service port: a pod's address (a
-// cluster address, mapped to loopback when dialled) and its node.
+// cluster address, mapped to loopback when dialled), its node, and the
+// pod's name when the slice names it (for traces).
 type backend struct {
 	addr netip.AddrPort
 	node string
+	pod  string
 }
 
 // affinityPolicy is a Service's sessionAffinity: with timeout > 0, a
@@ -80,9 +82,9 @@ func (lb *loadBalancer) update(backends []backend, affinity affinityPolicy) {
 }
 
 // pick returns the backend for a new connection from client, skipping
-// those in tried (backends that refused this connection already); false
-// when there is none.
-func (lb *loadBalancer) pick(client netip.Addr, tried []netip.AddrPort) (netip.AddrPort, bool) {
+// those in tried (backends that refused this connection already), and
+// how many backends it chose from; false when there is none.
+func (lb *loadBalancer) pick(client netip.Addr, tried []netip.AddrPort) (backend, int, bool) {
 	lb.mu.Lock()
 	defer lb.mu.Unlock()
 	now := lb.clock.Now()
@@ -90,7 +92,11 @@ func (lb *loadBalancer) pick(client netip.Addr, tried []netip.AddrPort) (netip.A
 		if e, ok := lb.clients[client]; ok && now.Sub(e.last) < lb.affinity.timeout {
 			e.last = now
 			lb.clients[client] = e
-			return e.backend, true
+			i := slices.IndexFunc(lb.backends, func(b backend) bool { return b.addr == e.backend })
+			if i >= 0 {
+				return lb.backends[i], len(lb.backends), true
+			}
+			return backend{addr: e.backend}, len(lb.backends), true
 		}
 	}
 	for range lb.backends {
@@ -102,9 +108,9 @@ func (lb *loadBalancer) pick(client netip.Addr, tried []netip.AddrPort) (netip.A
 		if lb.affinity.timeout > 0 {
 			lb.clients[client] = affinityEntry{backend: b.addr, last: now}
 		}
-		return b.addr, true
+		return b, len(lb.backends), true
 	}
-	return netip.AddrPort{}, false
+	return backend{}, len(lb.backends), false
 }
 
 // size is how many backends there are.

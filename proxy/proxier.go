@@ -11,10 +11,13 @@ import (
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock"
 	"github.com/minicp/minicp/logging"
+	"github.com/minicp/minicp/tracing"
 	"github.com/minicp/minicp/wait"
 )
 
@@ -55,6 +58,13 @@ type Options struct {
 	Clock clock.Clock
 	// Logger defaults to discarding.
 	Logger *slog.Logger
+	// Tracing, when set, records each forwarded connection as a
+	// proxy.forward span of component "kube-proxy": the client, the
+	// listener, the backend chosen among how many ready endpoints, and
+	// the address the backend sees the connection from. A connection
+	// carries no trace context (the proxy sees bytes, not requests), so
+	// each is a trace of its own. Defaults to nil: nothing traced.
+	Tracing *tracing.Tracing
 }
 
 // Proxier is a userspace kube-proxy: for each TCP port of each Service it
@@ -73,6 +83,7 @@ type Proxier struct {
 	lbPool     netip.Prefix
 	clock      clock.Clock
 	log        *slog.Logger
+	tracer     trace.Tracer
 	dialer     *Dialer
 
 	cache *ServiceCache
@@ -151,7 +162,7 @@ func New(opts Options) (*Proxier, error) {
 	log := logging.OrDiscard(opts.Logger).With("component", "kube-proxy")
 	p := &Proxier{
 		cs: opts.Clientset, nodeName: opts.NodeName, nodePortIP: opts.NodePortAddress, lbPool: opts.LoadBalancerPool.Masked(),
-		clock: opts.Clock, log: log, dialer: &Dialer{},
+		clock: opts.Clock, log: log, tracer: opts.Tracing.Tracer("kube-proxy"), dialer: &Dialer{},
 		syncCh: make(chan struct{}, 1), readyCh: make(chan struct{}),
 		ports: map[portKey]*servicePort{}, listeners: map[netip.AddrPort]*listener{}, owners: map[netip.AddrPort]listenerOwner{},
 		bindFailed: map[netip.AddrPort]bool{}, lbIPs: map[string]netip.Addr{}, conns: map[net.Conn]struct{}{},

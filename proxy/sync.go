@@ -161,7 +161,11 @@ func readyBackends(svcSlices []*discoveryv1.EndpointSlice, sp *corev1.ServicePor
 			ap := netip.AddrPortFrom(addr, uint16(port))
 			if !seen[ap] {
 				seen[ap] = true
-				out = append(out, backend{addr: ap, node: deref(ep.NodeName)})
+				b := backend{addr: ap, node: deref(ep.NodeName)}
+				if ep.TargetRef != nil && ep.TargetRef.Kind == "Pod" {
+					b.pod = ep.TargetRef.Name
+				}
+				out = append(out, b)
 			}
 		}
 	}
@@ -230,7 +234,7 @@ func (p *Proxier) apply(ctx context.Context, desired map[portKey]*desiredPort) {
 			continue
 		}
 		delete(p.bindFailed, addr)
-		l := &listener{addr: addr, ln: ln, lb: lb, doneCh: make(chan struct{})}
+		l := &listener{addr: addr, service: string(owner.key), ln: ln, lb: lb, doneCh: make(chan struct{})}
 		p.listeners[addr], p.owners[addr] = l, owner
 		p.wg.Go(func() { p.serve(ctx, l) })
 		p.log.Debug("listening", "service", string(owner.key), "addr", bind.String())

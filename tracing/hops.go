@@ -25,6 +25,10 @@ const (
 	HopCNIAdd              = "cni.add"
 	HopRuntimeContainer    = "runtime.container.start"
 	HopKubeletStatus       = "kubelet.status"
+	// HopDNSQuery is cluster DNS answering one question; HopProxyForward
+	// is kube-proxy taking one connection to a backend.
+	HopDNSQuery     = "dns.query"
+	HopProxyForward = "proxy.forward"
 )
 
 // Attribute keys, the same as the log attributes' keys.

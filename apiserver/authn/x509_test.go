@@ -124,3 +124,28 @@ func TestX509(t *testing.T) {
 		})
 	}
 }
+
+// TestX509RemembersVerifiedCertificates: a certificate presented again is
+// not verified again while its chain is valid, and fails once it expires.
+func TestX509RemembersVerifiedCertificates(t *testing.T) {
+	now := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+	ca := newTestCA(t, now)
+	roots := x509.NewCertPool()
+	roots.AddCert(ca.cert)
+	clk := clocktest.NewFake(now)
+	a := authn.NewX509(roots, clk)
+	cert := ca.issue(t, now, pkix.Name{CommonName: "carol"}, x509.ExtKeyUsageClientAuth)
+	r := httptest.NewRequest("GET", "/api", nil)
+	r.TLS = &tls.ConnectionState{PeerCertificates: []*x509.Certificate{cert}}
+
+	for i := range 2 {
+		u, ok, err := a.AuthenticateRequest(r)
+		require.NoError(t, err, "request %d", i)
+		require.True(t, ok)
+		assert.Equal(t, "carol", u.Name)
+	}
+	clk.Step(2 * time.Hour)
+	_, ok, err := a.AuthenticateRequest(r)
+	assert.False(t, ok, "expired since it was verified")
+	assert.ErrorContains(t, err, "x509: certificate has expired or is not yet valid")
+}

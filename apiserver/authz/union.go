@@ -51,10 +51,24 @@ func PrivilegedGroups(groups ...string) Authorizer {
 }
 
 // Authorization modes, as kube-apiserver's --authorization-mode names
-// them.
+// them. A server's mode is a comma-separated list of them ("Node,RBAC"),
+// asked in order after system:masters, which may always do anything.
 const (
-	// ModeAllowAuthenticated is minicp's default: AllowAuthenticated.
+	// ModeAllowAuthenticated is AllowAuthenticated.
 	ModeAllowAuthenticated = "AllowAuthenticated"
-	// ModeRBAC is system:masters, then the RBAC authorizer.
+	// ModeAlwaysAllow allows every request, anonymous ones included.
+	ModeAlwaysAllow = "AlwaysAllow"
+	// ModeNode is the Node authorizer: kubelets, each limited to its own
+	// node's objects.
+	ModeNode = "Node"
+	// ModeRBAC is the RBAC authorizer.
 	ModeRBAC = "RBAC"
 )
+
+// AlwaysAllow allows every request.
+//
+// Upstream: k8s.io/apiserver/pkg/authorization/authorizerfactory
+// (NewAlwaysAllowAuthorizer).
+var AlwaysAllow = AuthorizerFunc(func(context.Context, Attributes) (Decision, string, error) {
+	return DecisionAllow, "", nil
+})

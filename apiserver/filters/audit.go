@@ -37,7 +37,10 @@ func WithAudit(h http.Handler, sink audit.Sink, clk clock.Clock) http.Handler {
 		}
 		w.Header().Set(AuditIDHeader, auditID)
 		rec := &statusRecorder{ResponseWriter: w, code: http.StatusOK}
-		h.ServeHTTP(rec, r)
+		// What the request's handling adds (admission plugins' notes)
+		// goes into the Event.
+		ctx, annotations := request.WithAuditAnnotations(r.Context())
+		h.ServeHTTP(rec, r.WithContext(ctx))
 
 		ev := &audit.Event{
 			TypeMeta:                 metav1.TypeMeta{Kind: "Event", APIVersion: audit.APIVersion},
@@ -49,6 +52,7 @@ func WithAudit(h http.Handler, sink audit.Sink, clk clock.Clock) http.Handler {
 			ResponseStatus:           &metav1.Status{Code: int32(rec.code)},
 			RequestReceivedTimestamp: metav1.NewMicroTime(received),
 			StageTimestamp:           metav1.NewMicroTime(clk.Now()),
+			Annotations:              annotations.Map(),
 		}
 		if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
 			ev.SourceIPs = []string{host}

@@ -7,7 +7,9 @@
 //	validation, storage)
 //
 // which is the front half of the request path: who is asking, what they
-// ask, whether they may; the router and handlers do the rest.
+// ask, whether they may, and when it runs (limits dispatches through API
+// Priority and Fairness, priority_and_fairness.go); the router and
+// handlers do the rest.
 //
 // Upstream: k8s.io/apiserver/pkg/endpoints/filters and pkg/server/filters.
 package filters

@@ -17,11 +17,18 @@ type Limits struct {
 	// kube-apiserver default: twice etcd's default 1.5 MiB value limit, so
 	// every object etcd can store fits in a request with room for a patch.
 	MaxRequestBodyBytes int64
-	// MaxInFlight caps concurrent requests; more get 429 with a
-	// Retry-After. Defaults to 400, kube-apiserver's --max-requests-inflight.
+	// MaxInFlight, when set, turns API Priority and Fairness off and caps
+	// concurrent requests flatly instead: more get 429 with a
+	// Retry-After, as kube-apiserver with
+	// --enable-priority-and-fairness=false and --max-requests-inflight.
 	// Watches and log streams are long-running and do not count, as in
 	// Kubernetes.
 	MaxInFlight int
+	// ConcurrencyLimit is the number of seats API Priority and Fairness
+	// shares among its priority levels (see apiserver/flowcontrol).
+	// Defaults to 600, kube-apiserver's --max-requests-inflight plus
+	// --max-mutating-requests-inflight.
+	ConcurrencyLimit int
 	// RequestTimeout bounds how long a request that is not long-running
 	// may take to send its body: reads of the connection past it fail, so
 	// a client that sends its headers and then trickles, or stops sending,
@@ -31,21 +38,29 @@ type Limits struct {
 	RequestTimeout time.Duration
 }
 
-// WithLimits enforces l: an oversized body is 413, too many concurrent
-// requests are 429, a body not sent within the request timeout is 504
-// (see Limits.RequestTimeout). Health checks never count against
-// MaxInFlight, so a busy server still answers its probes.
-func WithLimits(h http.Handler, l Limits) http.Handler {
+// DefaultRequestTimeout is Limits.RequestTimeout's default,
+// kube-apiserver's --request-timeout.
+const DefaultRequestTimeout = 60 * time.Second
+
+// WithLimits enforces l: an oversized body is 413, a body not sent
+// within the request timeout is 504 (see Limits.RequestTimeout), and
+// requests that are not long-running run when fc, API Priority and
+// Fairness, dispatches them (see WithPriorityAndFairness), or under the
+// flat MaxInFlight when that is set or fc is nil. Health checks never
+// wait for a seat, so a busy server still answers its probes.
+func WithLimits(h http.Handler, l Limits, fc FlowControl) http.Handler {
 	if l.MaxRequestBodyBytes <= 0 {
 		l.MaxRequestBodyBytes = 3 << 20
 	}
-	if l.MaxInFlight <= 0 {
-		l.MaxInFlight = 400
-	}
 	if l.RequestTimeout <= 0 {
-		l.RequestTimeout = 60 * time.Second
+		l.RequestTimeout = DefaultRequestTimeout
 	}
-	inFlight := make(chan struct{}, l.MaxInFlight)
+	var limited http.Handler
+	if l.MaxInFlight <= 0 && fc != nil {
+		limited = WithPriorityAndFairness(h, fc)
+	} else {
+		limited = withMaxInFlight(h, l.MaxInFlight)
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > l.MaxRequestBodyBytes {
 			responsewriters.WriteError(w, r, apierrors.NewRequestEntityTooLarge(
@@ -69,6 +84,21 @@ func WithLimits(h http.Handler, l Limits) http.Handler {
 			h.ServeHTTP(w, r)
 			return
 		}
+		limited.ServeHTTP(w, r)
+	})
+}
+
+// withMaxInFlight caps the requests h serves at once at maxInFlight
+// (400, kube-apiserver's --max-requests-inflight, when not positive);
+// more get 429.
+//
+// Upstream: k8s.io/apiserver/pkg/server/filters (WithMaxInFlightLimit).
+func withMaxInFlight(h http.Handler, maxInFlight int) http.Handler {
+	if maxInFlight <= 0 {
+		maxInFlight = 400
+	}
+	inFlight := make(chan struct{}, maxInFlight)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
 		case inFlight <- struct{}{}:
 			defer func() { <-inFlight }()

@@ -26,6 +26,10 @@ type RequestInfo struct {
 	Resource    string
 	Subresource string
 	Name        string
+	// FieldSelector is the fieldSelector parameter of a list, watch or
+	// deletecollection, as sent: the Node authorizer lets a node list
+	// only the pods whose spec.nodeName is its own.
+	FieldSelector string
 }
 
 type requestInfoKey struct{}
@@ -105,6 +109,10 @@ func NewRequestInfo(r *http.Request) *RequestInfo {
 		info.Namespace = info.Name
 	}
 	info.Verb = resourceVerb(r, info, watchPath)
+	switch info.Verb {
+	case "list", "watch", "deletecollection":
+		info.FieldSelector = r.URL.Query().Get("fieldSelector")
+	}
 	return info
 }
 

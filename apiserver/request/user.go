@@ -1,6 +1,10 @@
 package request
 
-import "context"
+import (
+	"context"
+	"slices"
+	"strings"
+)
 
 // User is who made a request, as authentication established it.
 type User struct {
@@ -39,4 +43,28 @@ func WithUser(ctx context.Context, u *User) context.Context {
 func UserFrom(ctx context.Context) (*User, bool) {
 	u, ok := ctx.Value(userKey{}).(*User)
 	return u, ok
+}
+
+// Node users and their group, as kubelets' client certificates name them.
+const (
+	NodesGroup         = "system:nodes"
+	NodeUsernamePrefix = "system:node:"
+)
+
+// NodeIdentity reports whether u is a node, in NodesGroup, and which:
+// the name after NodeUsernamePrefix, empty when u's name lacks it (a node
+// user that names no node, which the Node authorizer and NodeRestriction
+// refuse).
+//
+// Upstream: k8s.io/kubernetes/pkg/auth/nodeidentifier
+// (defaultNodeIdentifier.NodeIdentity).
+func NodeIdentity(u *User) (name string, isNode bool) {
+	if u == nil || !slices.Contains(u.Groups, NodesGroup) {
+		return "", false
+	}
+	name, ok := strings.CutPrefix(u.Name, NodeUsernamePrefix)
+	if !ok {
+		return "", true
+	}
+	return name, true
 }

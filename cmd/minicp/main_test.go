@@ -9,9 +9,11 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -140,6 +142,32 @@ func TestUpRejectsATakenPort(t *testing.T) {
 	assert.Empty(t, stderr.String(), "nothing logged")
 }
 
+// TestUpRejectsABadWebAddress checks that a taken --web-address, or one
+// off loopback, is reported at once, before etcd starts.
+func TestUpRejectsABadWebAddress(t *testing.T) {
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer taken.Close()
+	tests := []struct {
+		addr, want string
+	}{
+		{taken.Addr().String(), "cannot listen on " + taken.Addr().String() + ": address already in use (choose another address with --web-address, or turn the web view off with --web-address=\"\")"},
+		{"0.0.0.0:0", "--web-address 0.0.0.0:0: not a loopback address"},
+		{"example.com:80", "--web-address example.com:80: not a loopback address"},
+		{"8001", "--web-address 8001: address 8001: missing port in address"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.addr, func(t *testing.T) {
+			dataDir := filepath.Join(t.TempDir(), "etcd")
+			err := execute(t.Context(), []string{"up", "--listen", "127.0.0.1:0", "--web-address", tc.addr, "--data-dir", dataDir,
+				"--kubeconfig", filepath.Join(t.TempDir(), "kubeconfig")}, io.Discard, io.Discard)
+			require.Error(t, err)
+			assert.True(t, strings.HasPrefix(err.Error(), tc.want), "error %q starts with %q", err, tc.want)
+			assert.NoDirExists(t, dataDir, "etcd never started")
+		})
+	}
+}
+
 func TestUpRejectsABadSchedulerConfig(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "sched.yaml")
 	require.NoError(t, os.WriteFile(path, []byte("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nnonsense: 1\n"), 0o600))
@@ -164,7 +192,7 @@ func TestUp(t *testing.T) {
 	done := make(chan error, 1)
 	go func() {
 		done <- execute(ctx, []string{"up", "--listen", "127.0.0.1:0", "--kubeconfig", kubeconfig,
-			"--audit-log-path", auditLog}, pw, stderr)
+			"--audit-log-path", auditLog, "--web-address", "127.0.0.1:0"}, pw, stderr)
 		pw.Close()
 	}()
 	sc := bufio.NewScanner(pr)
@@ -183,6 +211,15 @@ func TestUp(t *testing.T) {
 	assert.Contains(t, text, "\n  etcd:        embedded, data in a temporary directory (removed on stop)\n")
 	assert.Contains(t, text, "\n  audit log:   "+auditLog+"\n")
 	assert.LessOrEqual(t, len(banner), 15, "a short banner: %s", text)
+	web := regexp.MustCompile(`(?m)^  web view:    (http://127\.0\.0\.1:\d+/) \(add --trace to see requests hop by hop\)$`).FindStringSubmatch(text)
+	require.Len(t, web, 2, "the web view's URL in the banner: %s", text)
+	page, err := http.Get(web[1])
+	require.NoError(t, err, "GET %s", web[1])
+	body, err := io.ReadAll(page.Body)
+	page.Body.Close()
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusOK, page.StatusCode, "GET %s", web[1])
+	assert.Contains(t, string(body), "<title>minicp", "the web view's page")
 	data, err := os.ReadFile(kubeconfig)
 	require.NoError(t, err)
 	assert.Contains(t, string(data), "server: https://127.0.0.1:")
@@ -201,6 +238,7 @@ func TestUp(t *testing.T) {
 	require.NoError(t, err)
 	defer f.Close()
 	events := 0
+	users := map[string]bool{}
 	lines := bufio.NewScanner(f)
 	for lines.Scan() {
 		var ev struct {
@@ -212,8 +250,11 @@ func TestUp(t *testing.T) {
 		assert.Equal(t, "Event", ev.Kind)
 		assert.Equal(t, "ResponseComplete", ev.Stage)
 		assert.NotEmpty(t, ev.AuditID)
-		assert.Equal(t, "minicp-admin", ev.User.Username, "the components act as the admin")
+		users[ev.User.Username] = true
 		events++
 	}
 	assert.Positive(t, events, "the components' requests are audited")
+	for _, user := range []string{"system:kube-controller-manager", "system:kube-scheduler", "system:node:minicp-node-1"} {
+		assert.True(t, users[user], "the components act as themselves: %s in %v", user, users)
+	}
 }

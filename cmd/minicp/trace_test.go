@@ -31,7 +31,7 @@ func TestTrace(t *testing.T) {
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		done <- execute(ctx, []string{"up", "--trace", "--listen", "127.0.0.1:0", "--kubeconfig", kubeconfig}, pw, io.Discard)
+		done <- execute(ctx, []string{"up", "--trace", "--listen", "127.0.0.1:0", "--kubeconfig", kubeconfig, "--web-address", ""}, pw, io.Discard)
 		pw.Close()
 	}()
 	defer func() {

@@ -38,6 +38,7 @@ type upOptions struct {
 	auditLogPath    string
 	profiling       bool
 	trace           bool
+	webAddress      string
 }
 
 // newUpCommand is `minicp up`.
@@ -53,12 +54,18 @@ that many simulated nodes. minicp writes an admin kubeconfig to
 the components' lifecycle, -v 4 every request and hop) until Ctrl-C stops
 it.
 
-The listen address is checked first: if it is taken, minicp says so and
-exits before starting anything.`,
+The web view (--web-address, on loopback only) shows the nodes and their
+pods, the objects of each kind, the watch caches' windows and, with
+--trace, a request's hops as a sequence diagram and a pod's scheduling
+decision, live in a browser.
+
+The listen addresses are checked first: if one is taken, minicp says so
+and exits before starting anything.`,
 		Example: `  minicp up
   minicp up --nodes 3 --listen 127.0.0.1:7443 --kubeconfig /tmp/minicp.kubeconfig
   minicp up --audit-log-path - -v 2
-  minicp up --trace
+  minicp up --trace --web-address 127.0.0.1:8080
+  minicp up --web-address=""
   minicp up --etcd-servers http://10.0.0.1:2379,http://10.0.0.2:2379 --storage-prefix /team-a`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -72,7 +79,7 @@ exits before starting anything.`,
 	f.StringVar(&o.dataDir, "data-dir", "", "Keep the cluster across restarts: the embedded etcd's data in DIR/etcd, the CA and the admin token in DIR/pki, so kubeconfigs keep working. Empty uses a temporary directory removed on stop.")
 	f.StringVar(&o.storagePrefix, "storage-prefix", "/registry", "The etcd key prefix of this cluster: clusters sharing one etcd use distinct prefixes.")
 	f.StringVar(&o.tokenAuthFile, "token-auth-file", "", `A CSV file of extra users, as kube-apiserver's: one token,user,uid,"group1,group2" per line.`)
-	f.StringVar(&o.authzMode, "authorization-mode", "AllowAuthenticated", "Who may do what: AllowAuthenticated (any authenticated user may do anything) or RBAC (system:masters, such as the admin, may do anything; everyone else what Roles and ClusterRoles grant).")
+	f.StringVar(&o.authzMode, "authorization-mode", cluster.DefaultAuthorizationMode, "Who may do what, a comma-separated list asked in order: Node (kubelets, their own node's objects), RBAC (what Roles and ClusterRoles grant), AlwaysAllow (anyone anything), AllowAuthenticated (any authenticated user anything). system:masters, such as the admin, may always do anything.")
 	f.StringVar(&o.schedulerConfig, "scheduler-config", "", "A KubeSchedulerConfiguration file enabling plugins and setting weights. Empty runs the default profile.")
 	f.StringSliceVar(&o.controllers, "controllers", []string{"*"}, "The controllers to run, as kube-controller-manager's flag: '*' is all, 'foo' enables and '-foo' disables one; '' runs none.")
 	f.IntVar(&o.nodes, "nodes", 1, "How many simulated nodes (kubelets) to run; 0 runs no scheduler and no node.")
@@ -80,7 +87,8 @@ exits before starting anything.`,
 	f.IntVarP(&o.verbosity, "v", "v", 0, "Log verbosity: 0 shows warnings and errors, 2 also the components' lifecycle, 4 also every request and hop.")
 	f.StringVar(&o.logLevel, "log-level", "", "The log level, debug, info, warn or error; overrides -v.")
 	f.BoolVar(&o.profiling, "profiling", true, "Serve Go's profiles at /debug/pprof/ (to authorized users, as /metrics).")
-	f.BoolVar(&o.trace, "trace", false, "Trace every request and what it causes across the components, for \"minicp trace KIND/NAME\" to print (the last 20000 spans are kept).")
+	f.BoolVar(&o.trace, "trace", false, "Trace every request and what it causes across the components, for \"minicp trace KIND/NAME\" and the web view to show (the last 20000 spans are kept).")
+	f.StringVar(&o.webAddress, "web-address", "127.0.0.1:8001", "The loopback address of the web view, a live page of the cluster (with --trace, of each request's hops); empty turns it off.")
 	return cmd
 }
 
@@ -108,7 +116,7 @@ func (o *upOptions) level(logLevelSet bool) (slog.Level, error) {
 
 // run starts the cluster and blocks until ctx is done. Everything that
 // can fail on a flag's value (log level, scheduler config, audit log,
-// listen address) fails before etcd starts.
+// listen and web addresses) fails before etcd starts.
 func (o *upOptions) run(ctx context.Context, stdout, stderr io.Writer, logLevelSet bool) error {
 	level, err := o.level(logLevelSet)
 	if err != nil {
@@ -155,25 +163,82 @@ func (o *upOptions) run(ctx context.Context, stdout, stderr io.Writer, logLevelS
 	if opts.Listener, err = net.Listen("tcp", o.listen); err != nil {
 		return listenError(o.listen, err)
 	}
+	var webLn net.Listener
+	if o.webAddress != "" {
+		if webLn, err = listenWeb(o.webAddress); err != nil {
+			opts.Listener.Close()
+			return err
+		}
+	}
 	c, err := cluster.New(opts)
 	if err != nil {
 		opts.Listener.Close()
+		closeListener(webLn)
 		return err
 	}
+	// The web view stops before the cluster, so its informers do not
+	// see the API server go away under them.
+	clusterCtx, stopCluster := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopCluster()
 	errCh := make(chan error, 1)
-	go func() { errCh <- c.Start(ctx) }()
+	go func() { errCh <- c.Start(clusterCtx) }()
 	select {
 	case err := <-errCh:
+		closeListener(webLn)
 		return err
+	case <-ctx.Done():
+		closeListener(webLn)
+		stopCluster()
+		return <-errCh
 	case <-c.Ready():
 	}
+	webURL := ""
+	webCtx, stopWeb := context.WithCancel(ctx)
+	defer stopWeb()
+	// webDone gets the web view's end; without one, at once.
+	noWeb := make(chan error, 1)
+	noWeb <- nil
+	var webDone <-chan error = noWeb
+	// shutdown stops the web view, then the cluster, and returns the
+	// cluster's error.
+	shutdown := func() error {
+		stopWeb()
+		if werr := <-webDone; werr != nil {
+			logger.Warn("web view stopped", "err", werr)
+		}
+		stopCluster()
+		return <-errCh
+	}
+	if webLn != nil {
+		webURL = "http://" + webLn.Addr().String() + "/"
+		if webDone, err = startWebView(webCtx, c, webLn, opts.Tracing, logger); err != nil {
+			webDone = noWeb
+			_ = shutdown()
+			return err
+		}
+	}
 	if err := c.WriteKubeconfig(kubeconfig); err != nil {
+		_ = shutdown()
 		return err
 	}
-	o.printBanner(stdout, c.URL(), kubeconfig)
-	err = <-errCh
+	o.printBanner(stdout, c.URL(), webURL, kubeconfig)
+	select {
+	case <-ctx.Done():
+		err = shutdown()
+	case err = <-errCh:
+		// The cluster failed on its own: the web view has nothing to show.
+		stopWeb()
+		<-webDone
+	}
 	fmt.Fprintln(stdout, "minicp stopped")
 	return err
+}
+
+// closeListener closes ln, if any.
+func closeListener(ln net.Listener) {
+	if ln != nil {
+		ln.Close()
+	}
 }
 
 // openAuditLog opens the audit log for appending, creating it and its
@@ -208,9 +273,16 @@ func listenError(addr string, err error) error {
 
 // printBanner tells the user where everything is and how to use it: the
 // few lines `minicp up` prints at the default verbosity.
-func (o *upOptions) printBanner(w io.Writer, url, kubeconfig string) {
+func (o *upOptions) printBanner(w io.Writer, url, webURL, kubeconfig string) {
 	fmt.Fprintf(w, "minicp is running, serving Kubernetes %s\n\n", apiserver.Version.GitVersion)
 	fmt.Fprintf(w, "  API server:  %s\n", url)
+	switch {
+	case webURL == "":
+	case o.trace:
+		fmt.Fprintf(w, "  web view:    %s\n", webURL)
+	default:
+		fmt.Fprintf(w, "  web view:    %s (add --trace to see requests hop by hop)\n", webURL)
+	}
 	fmt.Fprintf(w, "  kubeconfig:  %s\n", kubeconfig)
 	fmt.Fprintf(w, "  nodes:       %s\n", o.nodesSummary())
 	fmt.Fprintf(w, "  etcd:        %s\n", o.etcdSummary())

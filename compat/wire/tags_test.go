@@ -17,6 +17,7 @@ import (
 	kcoordinationv1 "k8s.io/api/coordination/v1"
 	kcorev1 "k8s.io/api/core/v1"
 	kdiscoveryv1 "k8s.io/api/discovery/v1"
+	kflowcontrolv1 "k8s.io/api/flowcontrol/v1"
 	kpolicyv1 "k8s.io/api/policy/v1"
 	krbacv1 "k8s.io/api/rbac/v1"
 	kschedulingv1 "k8s.io/api/scheduling/v1"
@@ -32,6 +33,7 @@ import (
 	coordinationv1 "github.com/minicp/minicp/api/coordination/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	discoveryv1 "github.com/minicp/minicp/api/discovery/v1"
+	flowcontrolv1 "github.com/minicp/minicp/api/flowcontrol/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	policyv1 "github.com/minicp/minicp/api/policy/v1"
 	rbacv1 "github.com/minicp/minicp/api/rbac/v1"
@@ -84,6 +86,8 @@ func TestJSONTagsMatchKubernetes(t *testing.T) {
 		{reflect.TypeFor[policyv1.PodDisruptionBudgetList](), reflect.TypeFor[kpolicyv1.PodDisruptionBudgetList]()},
 		{reflect.TypeFor[policyv1.Eviction](), reflect.TypeFor[kpolicyv1.Eviction]()},
 		{reflect.TypeFor[schedulingv1.PriorityClassList](), reflect.TypeFor[kschedulingv1.PriorityClassList]()},
+		{reflect.TypeFor[flowcontrolv1.FlowSchemaList](), reflect.TypeFor[kflowcontrolv1.FlowSchemaList]()},
+		{reflect.TypeFor[flowcontrolv1.PriorityLevelConfigurationList](), reflect.TypeFor[kflowcontrolv1.PriorityLevelConfigurationList]()},
 		{reflect.TypeFor[rbacv1.RoleBindingList](), reflect.TypeFor[krbacv1.RoleBindingList]()},
 		{reflect.TypeFor[rbacv1.ClusterRoleList](), reflect.TypeFor[krbacv1.ClusterRoleList]()},
 		{reflect.TypeFor[rbacv1.ClusterRoleBindingList](), reflect.TypeFor[krbacv1.ClusterRoleBindingList]()},

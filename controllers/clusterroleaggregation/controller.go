@@ -21,6 +21,11 @@ import (
 	"github.com/minicp/minicp/informer"
 )
 
+// serviceAccountName is the identity the controller acts as, the
+// ServiceAccount kube-system/clusterrole-aggregation-controller under
+// kube-controller-manager's --use-service-account-credentials.
+const serviceAccountName = "clusterrole-aggregation-controller"
+
 // Add sets the controller up on mgr: "clusterrole-aggregation", which
 // reconciles aggregated ClusterRoles. It has the signature of
 // controllermanager.AddFunc.
@@ -61,7 +66,11 @@ func New(mgr *manager.Manager) (*Controller, error) {
 	if err != nil {
 		return nil, fmt.Errorf("clusterroleaggregation: %w", err)
 	}
-	rc, err := client.NewResource[*rbacv1.ClusterRole, *rbacv1.ClusterRoleList](mgr.GetClient(),
+	cl, err := mgr.GetClientFor(serviceAccountName)
+	if err != nil {
+		return nil, fmt.Errorf("clusterroleaggregation: %w", err)
+	}
+	rc, err := client.NewResource[*rbacv1.ClusterRole, *rbacv1.ClusterRoleList](cl,
 		rbacv1.SchemeGroupVersion.WithResource("clusterroles"))
 	if err != nil {
 		return nil, fmt.Errorf("clusterroleaggregation: %w", err)

@@ -21,6 +21,11 @@ import (
 	"github.com/minicp/minicp/informer"
 )
 
+// serviceAccountName is the identity the controller acts as, the
+// ServiceAccount kube-system/deployment-controller under
+// kube-controller-manager's --use-service-account-credentials.
+const serviceAccountName = "deployment-controller"
+
 // ControllerName is the controller's name: in --controllers, in its logs
 // and as the source of its events.
 const ControllerName = "deployment-controller"
@@ -75,7 +80,11 @@ var _ reconcile.Reconciler = (*reconciler)(nil)
 
 // newReconciler returns the reconciler over mgr's client, cache and clock.
 func newReconciler(mgr *manager.Manager) (*reconciler, error) {
-	cs, err := client.NewClientset(mgr.GetClient())
+	cl, err := mgr.GetClientFor(serviceAccountName)
+	if err != nil {
+		return nil, fmt.Errorf("deployment: %w", err)
+	}
+	cs, err := client.NewClientset(cl)
 	if err != nil {
 		return nil, err
 	}

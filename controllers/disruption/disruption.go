@@ -26,6 +26,11 @@ import (
 	"github.com/minicp/minicp/logging"
 )
 
+// serviceAccountName is the identity the controller acts as, the
+// ServiceAccount kube-system/disruption-controller under
+// kube-controller-manager's --use-service-account-credentials.
+const serviceAccountName = "disruption-controller"
+
 // ControllerName is the controller's name, as kube-controller-manager's
 // --controllers flag spells it.
 const ControllerName = "disruption-controller"
@@ -90,12 +95,16 @@ func New(mgr *manager.Manager) (*Reconciler, error) {
 		return nil, errors.New("disruption: nil manager")
 	}
 	c := mgr.GetCache()
-	r := &Reconciler{client: mgr.GetClient(), recorder: mgr.GetEventRecorderFor(ControllerName), clock: mgr.GetClock()}
+	cl, err := mgr.GetClientFor(serviceAccountName)
+	if err != nil {
+		return nil, fmt.Errorf("disruption: %w", err)
+	}
+	r := &Reconciler{client: cl, recorder: mgr.GetEventRecorderFor(ControllerName), clock: mgr.GetClock()}
 	var errs []error
 	errs = append(errs, listerFor(c, &r.pdbs), listerFor(c, &r.pods), listerFor(c, &r.replicaSets),
 		listerFor(c, &r.deployments), listerFor(c, &r.statefulSet))
 	pdbClient, err := client.NewResource[*policyv1.PodDisruptionBudget, *policyv1.PodDisruptionBudgetList](
-		mgr.GetClient(), policyv1.Resource().GVR)
+		cl, policyv1.Resource().GVR)
 	errs = append(errs, err)
 	if err := errors.Join(errs...); err != nil {
 		return nil, fmt.Errorf("disruption: %w", err)

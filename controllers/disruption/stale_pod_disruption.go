@@ -28,7 +28,11 @@ const stalePodDisruptionTimeout = 2 * time.Minute
 // addStalePodDisruption adds the loop that resets stale DisruptionTarget
 // conditions, reading pods from the lister given.
 func addStalePodDisruption(mgr *manager.Manager, pods *informer.Lister[*corev1.Pod]) error {
-	cs, err := client.NewClientset(mgr.GetClient())
+	cl, err := mgr.GetClientFor(serviceAccountName)
+	if err != nil {
+		return fmt.Errorf("disruption: %w", err)
+	}
+	cs, err := client.NewClientset(cl)
 	if err != nil {
 		return fmt.Errorf("disruption: %w", err)
 	}

@@ -27,6 +27,11 @@ import (
 	"github.com/minicp/minicp/wait"
 )
 
+// serviceAccountName is the identity the controller acts as, the
+// ServiceAccount kube-system/endpoint-controller under
+// kube-controller-manager's --use-service-account-credentials.
+const serviceAccountName = "endpoint-controller"
+
 // ControllerName is the controller's name, as kube-controller-manager's
 // --controllers flag spells it.
 const ControllerName = "endpoints-controller"
@@ -82,7 +87,11 @@ func Add(mgr *manager.Manager) error {
 	if err != nil {
 		return fmt.Errorf("endpoints: %w", err)
 	}
-	cs, err := client.NewClientset(mgr.GetClient())
+	cl, err := mgr.GetClientFor(serviceAccountName)
+	if err != nil {
+		return fmt.Errorf("endpoints: %w", err)
+	}
+	cs, err := client.NewClientset(cl)
 	if err != nil {
 		return fmt.Errorf("endpoints: %w", err)
 	}

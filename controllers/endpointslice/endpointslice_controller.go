@@ -21,6 +21,11 @@ import (
 	"github.com/minicp/minicp/logging"
 )
 
+// serviceAccountName is the identity the controller acts as, the
+// ServiceAccount kube-system/endpointslice-controller under
+// kube-controller-manager's --use-service-account-credentials.
+const serviceAccountName = "endpointslice-controller"
+
 // ControllerName is the controller's name, as kube-controller-manager's
 // --controllers flag spells it.
 const ControllerName = "endpointslice-controller"
@@ -57,7 +62,11 @@ func Add(mgr *manager.Manager) error {
 	if err != nil {
 		return fmt.Errorf("endpointslice: %w", err)
 	}
-	cs, err := client.NewClientset(mgr.GetClient())
+	cl, err := mgr.GetClientFor(serviceAccountName)
+	if err != nil {
+		return fmt.Errorf("endpointslice: %w", err)
+	}
+	cs, err := client.NewClientset(cl)
 	if err != nil {
 		return fmt.Errorf("endpointslice: %w", err)
 	}

@@ -18,6 +18,11 @@ import (
 	"github.com/minicp/minicp/wait"
 )
 
+// serviceAccountName is the identity the controller acts as, the
+// ServiceAccount kube-system/generic-garbage-collector under
+// kube-controller-manager's --use-service-account-credentials.
+const serviceAccountName = "generic-garbage-collector"
+
 // ComponentName is the collector's name in the events it records, as
 // upstream.
 const ComponentName = "garbage-collector-controller"
@@ -131,9 +136,13 @@ func New(mgr *manager.Manager, opts Options) (*GarbageCollector, error) {
 		opts.IgnoredResources = DefaultIgnoredResources()
 	}
 	log := mgr.GetLogger().With("component", "garbage-collector")
-	discovery := client.NewDiscoveryClient(mgr.GetClient())
+	cl, err := mgr.GetClientFor(serviceAccountName)
+	if err != nil {
+		return nil, fmt.Errorf("garbage collector: %w", err)
+	}
+	discovery := client.NewDiscoveryClient(cl)
 	gc := &GarbageCollector{
-		client:           mgr.GetClient(),
+		client:           cl,
 		scheme:           mgr.GetScheme(),
 		cache:            mgr.GetCache(),
 		discovery:        discovery,
@@ -153,7 +162,7 @@ func New(mgr *manager.Manager, opts Options) (*GarbageCollector, error) {
 	attemptToDelete, attemptToOrphan := newQueueSource(), newQueueSource()
 	gc.graph = newGraphBuilder(gc.scheme, mgr.GetEventRecorderFor(ComponentName), log,
 		gc.absentOwnerCache, attemptToDelete, attemptToOrphan)
-	var err error
+
 	if gc.deleteController, err = newQueueController(mgr, "garbage_collector_attempt_to_delete", opts.Workers,
 		gc.reconcileAttemptToDelete, attemptToDelete); err != nil {
 		return nil, err

@@ -26,6 +26,11 @@ import (
 	"github.com/minicp/minicp/wait"
 )
 
+// serviceAccountName is the identity the controller acts as, the
+// ServiceAccount kube-system/job-controller under
+// kube-controller-manager's --use-service-account-credentials.
+const serviceAccountName = "job-controller"
+
 // ControllerName is the job controller's name as a reporting component:
 // the source of its Events.
 const ControllerName = "job-controller"
@@ -125,7 +130,11 @@ func New(mgr *manager.Manager) (*Controller, error) {
 	if err != nil {
 		return nil, fmt.Errorf("job: %w", err)
 	}
-	cs, err := client.NewClientset(mgr.GetClient())
+	cl, err := mgr.GetClientFor(serviceAccountName)
+	if err != nil {
+		return nil, fmt.Errorf("job: %w", err)
+	}
+	cs, err := client.NewClientset(cl)
 	if err != nil {
 		return nil, fmt.Errorf("job: %w", err)
 	}

@@ -89,7 +89,21 @@ type Options struct {
 	// Name names the Manager in traces (its informers' component).
 	// Defaults to "manager".
 	Name string
+	// ClientBuilder, when set, gives each controller that asks
+	// (GetClientFor) a client of its own, acting as its own identity, as
+	// kube-controller-manager's --use-service-account-credentials does;
+	// the cache, leader election and event recorders keep Client.
+	// Defaults to nil: every controller acts with Client.
+	ClientBuilder ClientBuilder
 }
+
+// ClientBuilder returns the client a named controller acts with. It is
+// called once per controller, while controllers are added, and must be
+// safe for concurrent use.
+//
+// Upstream: k8s.io/controller-manager/pkg/clientbuilder
+// (ControllerClientBuilder.Client).
+type ClientBuilder func(name string) (*client.Client, error)
 
 // leaderHealthTolerance is how long past LeaseDuration a leader may go
 // without renewing before its healthz check fails: kube-controller-manager's
@@ -105,9 +119,11 @@ const leaderHealthTolerance = 20 * time.Second
 type Manager struct {
 	client    *client.Client
 	clientset *client.Clientset
-	cache     *cache.Cache
-	clock     clock.Clock
-	tracing   *tracing.Tracing
+	// clientBuilder is Options.ClientBuilder; nil means client for all.
+	clientBuilder ClientBuilder
+	cache         *cache.Cache
+	clock         clock.Clock
+	tracing       *tracing.Tracing
 	// baseLog is the Options' Logger, for what the Manager makes
 	// (controllers, recorders); log is scoped to the Manager.
 	baseLog    *slog.Logger
@@ -182,19 +198,20 @@ func New(opts Options) (*Manager, error) {
 		return nil, fmt.Errorf("manager: %w", err)
 	}
 	m := &Manager{
-		client:     opts.Client,
-		clientset:  cs,
-		cache:      c,
-		clock:      opts.Clock,
-		tracing:    opts.Tracing,
-		baseLog:    base,
-		log:        base.With("component", "manager"),
-		healthAddr: opts.HealthProbeBindAddress,
-		electedCh:  make(chan struct{}),
-		runningCh:  make(chan struct{}),
-		failedCh:   make(chan struct{}),
-		stoppedCh:  make(chan struct{}),
-		recorders:  map[string]*record.Recorder{},
+		client:        opts.Client,
+		clientset:     cs,
+		clientBuilder: opts.ClientBuilder,
+		cache:         c,
+		clock:         opts.Clock,
+		tracing:       opts.Tracing,
+		baseLog:       base,
+		log:           base.With("component", "manager"),
+		healthAddr:    opts.HealthProbeBindAddress,
+		electedCh:     make(chan struct{}),
+		runningCh:     make(chan struct{}),
+		failedCh:      make(chan struct{}),
+		stoppedCh:     make(chan struct{}),
+		recorders:     map[string]*record.Recorder{},
 	}
 	if opts.MetricsRegistry != nil {
 		if m.metrics, err = metrics.New(opts.MetricsRegistry); err != nil {
@@ -248,6 +265,21 @@ func newElector(opts Options, cs *client.Clientset, log *slog.Logger) (*leaderel
 // GetClient returns the client the Manager was made with; build typed
 // clients with client.NewResource or client.NewClientset over it.
 func (m *Manager) GetClient() *client.Client { return m.client }
+
+// GetClientFor returns the client the controller name acts with:
+// Options.ClientBuilder's for name, or GetClient's without one. name is
+// the controller's identity, such as "deployment-controller" (upstream's
+// ClientOrDie argument, which names its ServiceAccount).
+func (m *Manager) GetClientFor(name string) (*client.Client, error) {
+	if m.clientBuilder == nil {
+		return m.client, nil
+	}
+	c, err := m.clientBuilder(name)
+	if err != nil {
+		return nil, fmt.Errorf("manager: client for %s: %w", name, err)
+	}
+	return c, nil
+}
 
 // GetScheme returns the client's scheme.
 func (m *Manager) GetScheme() *runtime.Scheme { return m.client.Scheme() }

@@ -20,6 +20,11 @@ import (
 	"github.com/minicp/minicp/logging"
 )
 
+// serviceAccountName is the identity the controller acts as, the
+// ServiceAccount kube-system/namespace-controller under
+// kube-controller-manager's --use-service-account-credentials.
+const serviceAccountName = "namespace-controller"
+
 // ControllerName is the controller's name, as kube-controller-manager's
 // --controllers flag spells it.
 const ControllerName = "namespace"
@@ -58,7 +63,11 @@ func Add(mgr *manager.Manager) error {
 	if err != nil {
 		return fmt.Errorf("namespace controller: %w", err)
 	}
-	deleter, err := newNamespacedResourcesDeleter(mgr.GetClient(), mgr.GetClock(), corev1.FinalizerKubernetes)
+	cl, err := mgr.GetClientFor(serviceAccountName)
+	if err != nil {
+		return fmt.Errorf("namespace controller: %w", err)
+	}
+	deleter, err := newNamespacedResourcesDeleter(cl, mgr.GetClock(), corev1.FinalizerKubernetes)
 	if err != nil {
 		return fmt.Errorf("namespace controller: %w", err)
 	}

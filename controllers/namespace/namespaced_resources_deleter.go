@@ -2,7 +2,6 @@ package namespace
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -151,13 +150,10 @@ func (d *namespacedResourcesDeleter) updateNamespaceStatus(ctx context.Context, 
 }
 
 // finalizeNamespace removes the deleter's token from ns's spec.finalizers
-// through the finalize subresource, conditional on ns's resourceVersion.
-// The API server removes the namespace when the last one goes.
-//
-// The client has no PUT for arbitrary subresources (only UpdateStatus),
-// so this sends a JSON merge patch to namespaces/{name}/finalize that
-// carries metadata.resourceVersion: the same optimistic write upstream's
-// Finalize (a PUT) makes, a 409 Conflict if ns is stale.
+// through the finalize subresource, a PUT conditional on ns's
+// resourceVersion (409 Conflict if ns is stale): what the
+// namespace-controller role grants. The API server removes the
+// namespace when the last one goes.
 //
 // Upstream: k8s.io/kubernetes/pkg/controller/namespace/deletion
 // (namespacedResourcesDeleter.finalizeNamespace).
@@ -170,14 +166,9 @@ func (d *namespacedResourcesDeleter) finalizeNamespace(ctx context.Context, ns *
 	}
 	// Sorted, as upstream's set, so every deleter writes the same list.
 	slices.Sort(remaining)
-	patch, err := json.Marshal(map[string]any{
-		"metadata": map[string]any{"resourceVersion": ns.ResourceVersion},
-		"spec":     map[string]any{"finalizers": remaining},
-	})
-	if err != nil {
-		return nil, fmt.Errorf("finalize namespace %s: %w", ns.Name, err)
-	}
-	out, err := d.namespaces.Patch(ctx, ns.Name, client.MergePatchType, patch, client.WriteOptions{}, "finalize")
+	finalize := ns.DeepCopy()
+	finalize.Spec.Finalizers = remaining
+	out, err := d.namespaces.UpdateSubresource(ctx, finalize, "finalize", client.WriteOptions{})
 	if err != nil {
 		return nil, err
 	}

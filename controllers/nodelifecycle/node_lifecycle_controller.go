@@ -20,6 +20,11 @@ import (
 	"github.com/minicp/minicp/informer"
 )
 
+// serviceAccountName is the identity the controller acts as, the
+// ServiceAccount kube-system/node-controller under
+// kube-controller-manager's --use-service-account-credentials.
+const serviceAccountName = "node-controller"
+
 // ControllerName is the node lifecycle controller's name, as
 // kube-controller-manager's --controllers flag spells it.
 const ControllerName = "node-lifecycle-controller"
@@ -70,7 +75,11 @@ func Add(mgr *manager.Manager) error {
 	if err != nil {
 		return fmt.Errorf("nodelifecycle: %w", err)
 	}
-	cs, err := client.NewClientset(mgr.GetClient())
+	cl, err := mgr.GetClientFor(serviceAccountName)
+	if err != nil {
+		return fmt.Errorf("nodelifecycle: %w", err)
+	}
+	cs, err := client.NewClientset(cl)
 	if err != nil {
 		return fmt.Errorf("nodelifecycle: %w", err)
 	}

@@ -24,6 +24,11 @@ import (
 	"github.com/minicp/minicp/logging"
 )
 
+// serviceAccountName is the identity the controller acts as, the
+// ServiceAccount kube-system/replicaset-controller under
+// kube-controller-manager's --use-service-account-credentials.
+const serviceAccountName = "replicaset-controller"
+
 // ControllerName is the controller's name in --controllers and in its
 // logs, as kube-controller-manager's.
 const ControllerName = "replicaset"
@@ -121,7 +126,11 @@ func NewReconciler(mgr *manager.Manager, opts Options) (*Reconciler, error) {
 	if opts.BurstReplicas == 0 {
 		opts.BurstReplicas = BurstReplicas
 	}
-	cs, err := client.NewClientset(mgr.GetClient())
+	cl, err := mgr.GetClientFor(serviceAccountName)
+	if err != nil {
+		return nil, fmt.Errorf("replicaset: %w", err)
+	}
+	cs, err := client.NewClientset(cl)
 	if err != nil {
 		return nil, fmt.Errorf("replicaset: %w", err)
 	}

@@ -22,6 +22,11 @@ import (
 	"github.com/minicp/minicp/informer"
 )
 
+// serviceAccountName is the identity the controller acts as, the
+// ServiceAccount kube-system/resourcequota-controller under
+// kube-controller-manager's --use-service-account-credentials.
+const serviceAccountName = "resourcequota-controller"
+
 // ControllerName is the controller's name, as kube-controller-manager's
 // --controllers flag spells it.
 const ControllerName = "resourcequota-controller"
@@ -87,12 +92,16 @@ func New(mgr *manager.Manager) (*Reconciler, error) {
 	if err != nil {
 		return nil, fmt.Errorf("resourcequota: %w", err)
 	}
-	qc, err := client.NewResource[*corev1.ResourceQuota, *corev1.ResourceQuotaList](mgr.GetClient(),
+	cl, err := mgr.GetClientFor(serviceAccountName)
+	if err != nil {
+		return nil, fmt.Errorf("resourcequota: %w", err)
+	}
+	qc, err := client.NewResource[*corev1.ResourceQuota, *corev1.ResourceQuotaList](cl,
 		corev1.SchemeGroupVersion.WithResource("resourcequotas"))
 	if err != nil {
 		return nil, fmt.Errorf("resourcequota: %w", err)
 	}
-	return &Reconciler{quotas: quotas, pods: pods, client: mgr.GetClient(), quotaClient: qc}, nil
+	return &Reconciler{quotas: quotas, pods: pods, client: cl, quotaClient: qc}, nil
 }
 
 // quotasOfNamespace maps an object to every quota of its namespace.

@@ -19,6 +19,11 @@ import (
 	"github.com/minicp/minicp/informer"
 )
 
+// serviceAccountName is the identity the controller acts as, the
+// ServiceAccount kube-system/root-ca-cert-publisher under
+// kube-controller-manager's --use-service-account-credentials.
+const serviceAccountName = "root-ca-cert-publisher"
+
 // ControllerName is the controller's name, as kube-controller-manager's
 // --controllers flag spells it.
 const ControllerName = "root-ca-certificate-publisher-controller"
@@ -53,7 +58,11 @@ func Add(mgr *manager.Manager, rootCA []byte) error {
 	if err != nil {
 		return fmt.Errorf("rootcacertpublisher: %w", err)
 	}
-	cs, err := client.NewClientset(mgr.GetClient())
+	cl, err := mgr.GetClientFor(serviceAccountName)
+	if err != nil {
+		return fmt.Errorf("rootcacertpublisher: %w", err)
+	}
+	cs, err := client.NewClientset(cl)
 	if err != nil {
 		return fmt.Errorf("rootcacertpublisher: %w", err)
 	}

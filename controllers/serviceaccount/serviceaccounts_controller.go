@@ -18,6 +18,11 @@ import (
 	"github.com/minicp/minicp/informer"
 )
 
+// serviceAccountName is the identity the controller acts as, the
+// ServiceAccount kube-system/service-account-controller under
+// kube-controller-manager's --use-service-account-credentials.
+const serviceAccountName = "service-account-controller"
+
 // ControllerName is the controller's name, as kube-controller-manager's
 // --controllers flag spells it.
 const ControllerName = "serviceaccount"
@@ -40,7 +45,11 @@ func Add(mgr *manager.Manager) error {
 	if err != nil {
 		return fmt.Errorf("serviceaccount controller: %w", err)
 	}
-	cs, err := client.NewClientset(mgr.GetClient())
+	cl, err := mgr.GetClientFor(serviceAccountName)
+	if err != nil {
+		return fmt.Errorf("serviceaccount controller: %w", err)
+	}
+	cs, err := client.NewClientset(cl)
 	if err != nil {
 		return fmt.Errorf("serviceaccount controller: %w", err)
 	}

@@ -22,6 +22,11 @@ import (
 	"github.com/minicp/minicp/logging"
 )
 
+// serviceAccountName is the identity the controller acts as, the
+// ServiceAccount kube-system/ttl-after-finished-controller under
+// kube-controller-manager's --use-service-account-credentials.
+const serviceAccountName = "ttl-after-finished-controller"
+
 // MaxConcurrentReconciles is how many Jobs are checked at once: the
 // default of kube-controller-manager's --concurrent-ttl-after-finished-syncs.
 const MaxConcurrentReconciles = 5
@@ -67,7 +72,11 @@ func New(mgr *manager.Manager) (*Controller, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ttlafterfinished: %w", err)
 	}
-	cs, err := client.NewClientset(mgr.GetClient())
+	cl, err := mgr.GetClientFor(serviceAccountName)
+	if err != nil {
+		return nil, fmt.Errorf("ttlafterfinished: %w", err)
+	}
+	cs, err := client.NewClientset(cl)
 	if err != nil {
 		return nil, fmt.Errorf("ttlafterfinished: %w", err)
 	}

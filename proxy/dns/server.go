@@ -16,6 +16,7 @@ import (
 	"github.com/minicp/minicp/clock"
 	"github.com/minicp/minicp/logging"
 	"github.com/minicp/minicp/proxy"
+	"github.com/minicp/minicp/tracing"
 )
 
 // DefaultDomain is the cluster domain, kubelet's --cluster-domain
@@ -43,6 +44,10 @@ type Options struct {
 	Clock clock.Clock
 	// Logger defaults to discarding.
 	Logger *slog.Logger
+	// Tracing, when set, records each query as a dns.query span of
+	// component "dns": the client's address, the question, the answer.
+	// Defaults to nil: nothing traced.
+	Tracing *tracing.Tracing
 }
 
 // Server is the cluster DNS server. Create it with New and run Start;
@@ -55,6 +60,7 @@ type Server struct {
 	listen  netip.AddrPort
 	log     *slog.Logger
 	cache   *proxy.ServiceCache
+	tracing *tracing.Tracing
 	readyCh chan struct{}
 
 	// mu guards the fields below.
@@ -84,7 +90,7 @@ func New(opts Options) (*Server, error) {
 	}
 	s := &Server{
 		cs: opts.Clientset, domain: miekgdns.Fqdn(strings.ToLower(opts.Domain)), listen: opts.ListenAddr,
-		log: log, cache: cache, readyCh: make(chan struct{}),
+		log: log, cache: cache, tracing: opts.Tracing, readyCh: make(chan struct{}),
 	}
 	return s, nil
 }
@@ -121,6 +127,9 @@ func (s *Server) Start(ctx context.Context) error {
 		return err
 	}
 	handler := miekgdns.HandlerFunc(s.serveDNS)
+	if s.tracing != nil {
+		handler = traced(s.tracing.Tracer("dns"), handler)
+	}
 	servers := []*miekgdns.Server{
 		{PacketConn: udp, Handler: handler},
 		{Listener: tcp, Handler: handler},

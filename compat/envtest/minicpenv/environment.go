@@ -264,8 +264,10 @@ func (te *Environment) startCluster() (*runningCluster, error) {
 		// (suites count the Services they list).
 		DisableServiceNetwork: te.Nodes == 0,
 		// envtest's kube-apiserver authorizes with RBAC: suites check
-		// that a service account gets 403 for what no role grants.
-		AuthorizationMode: "RBAC",
+		// that a service account gets 403 for what no role grants. The
+		// Node authorizer in front decides only for the kubelets of
+		// Nodes, which act as their nodes.
+		AuthorizationMode: "Node,RBAC",
 		Logger:            logger,
 	}, te.Users, startTimeout)
 }

@@ -48,6 +48,10 @@ type container struct {
 	kind    serverKind
 	ports   []int32
 	servers []*httpServer
+	// program is the image's Program, if programmable; run is its
+	// current run, attached with its servers.
+	program Program
+	run     *programRun
 	// dying is set while a container that ended closes its servers; it
 	// is still running until they are closed.
 	dying    bool
@@ -118,6 +122,7 @@ func (r *Runtime) CreateContainer(ctx context.Context, podSandboxID string, conf
 		config:     cloneContainerConfig(config),
 		nameKey:    key,
 		profile:    im.profile,
+		program:    im.program,
 		imageRef:   im.id,
 		clusterNet: r.clusterNet,
 		state:      cri.ContainerCreated,
@@ -286,14 +291,19 @@ func (r *Runtime) exitLocked(c *container, ex exit) {
 		c.cancelIO = nil
 	}
 	c.proc = nil
-	if len(c.servers) == 0 {
+	if len(c.servers) == 0 && c.run == nil {
 		r.finishLocked(c, ex)
 		return
 	}
-	servers := c.servers
-	c.servers, c.dying = nil, true
+	servers, run := c.servers, c.run
+	c.servers, c.run, c.dying = nil, nil, true
 	r.effects = append(r.effects, func() {
 		closeServers(servers)
+		// A program's goroutines end before its container is seen
+		// exited, as a process's threads end with it.
+		if run != nil {
+			run.stop()
+		}
 		r.lock()
 		r.finishLocked(c, ex)
 		r.unlock()

@@ -58,6 +58,40 @@
 // Sandboxes get their IP from a cni.Plugin (Options.Network): by default
 // a cni.HostLocal on 10.88.0.0/16, in a kubelet one on its podCIDR.
 //
+// # Programmable images
+//
+// Options.Programs registers Go code under an image name: a container of
+// that image (image: example.com/shop-operator:v1 in a pod) runs the
+// Program instead of a simulated process. The Program is called when the
+// container starts, with a ContainerContext (the pod's name, namespace,
+// UID and IP, the environment, the files mounted from ConfigMaps,
+// Secrets and the service account volume, a logger writing the
+// container's log, the cluster network), and returns an http.Handler
+// that the runtime serves like any image's server: at the pod's IP on
+// each declared TCP port (ProgramPort, 8080, when none is declared),
+// where Services, kube-proxy and `kubectl port-forward` reach it. Its
+// command line is /<image name> followed by the pod's args, and it has a
+// shell beside it, for `kubectl exec`.
+//
+// A Program talks to the API server as a pod does:
+// ContainerContext.InClusterConfig reads the service account token and
+// ca.crt mounted at ServiceAccountDir and connects to the kubernetes
+// Service (https://kubernetes.default.svc) through cluster DNS and
+// kube-proxy, so requests authenticate as the pod's ServiceAccount and
+// RBAC applies. The token is mounted only when the cluster runs the
+// ServiceAccount admission plugin (cluster.Options.ServiceAccountAdmission);
+// without it, or without a cluster network, InClusterConfig returns
+// ErrNotInCluster, and a Program needing the API takes credentials from
+// the code that registers it (a closure over a client config).
+//
+// A Program that returns an error or panics makes its container exit 1
+// with the error in its log, and the kubelet restarts it as the pod's
+// restartPolicy says. Work that outlives the call (a controller manager,
+// a cache) runs through ContainerContext.Go: its context is done when
+// the container stops, and the container is reported exited only once
+// those goroutines have returned. examples/operator-flow runs an
+// operator this way.
+//
 // # Stopping
 //
 // StopContainer behaves as SIGTERM then SIGKILL do to a PID 1 in a PID

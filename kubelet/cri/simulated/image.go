@@ -20,6 +20,8 @@ type image struct {
 	size    uint64
 	pinned  bool
 	profile *imageProfile
+	// program is what its containers run, for a programmable image.
+	program Program
 }
 
 func (im *image) cri() cri.Image {
@@ -152,7 +154,11 @@ func (r *Runtime) addImageLocked(ref string) *image {
 		return im
 	}
 	prof := profileFor(ref)
-	im := &image{id: imageID(ref), tags: []string{ref}, size: prof.size, profile: prof, pinned: ref == r.pauseRef()}
+	prog := r.programs[ref]
+	if prog != nil {
+		prof = programProfile(ref)
+	}
+	im := &image{id: imageID(ref), tags: []string{ref}, size: prof.size, profile: prof, program: prog, pinned: ref == r.pauseRef()}
 	r.images[im.id] = im
 	r.imageByTag[ref] = im
 	return im

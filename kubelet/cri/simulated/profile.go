@@ -21,6 +21,8 @@ const (
 	// serverText answers with its -text argument, as hashicorp/http-echo
 	// does.
 	serverText
+	// serverProgram serves the handler of a Program (Options.Programs).
+	serverProgram
 )
 
 func (k serverKind) http() bool { return k != serverTCP }

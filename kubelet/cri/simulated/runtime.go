@@ -61,6 +61,11 @@ type Options struct {
 	// servers listen on free ports of 127.0.0.1, reached through
 	// DialContext only, and scripts have no network.
 	ClusterNetwork ClusterNetwork
+	// Programs are programmable images: a container of an image named
+	// here (by any name that normalizes to the same reference, "shop:v1"
+	// is "docker.io/library/shop:v1") runs the Program, which serves
+	// HTTP at the pod's IP. Defaults to none.
+	Programs map[string]Program
 }
 
 // ClusterNetwork is the cluster network as the runtime's containers see
@@ -93,6 +98,8 @@ type Runtime struct {
 	pullError   func(string) error
 	maxLogBytes int
 	clusterNet  ClusterNetwork
+	// programs are Options.Programs by normalized reference.
+	programs map[string]Program
 	// wakeups holds the sleeping containers, earliest first, and wakes
 	// Start's loop for the earliest. There is one timer per runtime, not
 	// one per container: a sleeping container is an entry in wakeups and
@@ -149,6 +156,19 @@ func New(opts Options) (*Runtime, error) {
 	}
 	if r.clock == nil {
 		r.clock = clock.Real
+	}
+	for name, p := range opts.Programs {
+		ref, err := normalizeImage(name)
+		if err != nil {
+			return nil, fmt.Errorf("simulated runtime: program: %w", err)
+		}
+		if p == nil {
+			return nil, fmt.Errorf("simulated runtime: program %q is nil", name)
+		}
+		if r.programs == nil {
+			r.programs = map[string]Program{}
+		}
+		r.programs[ref] = p
 	}
 	// Containers due at the same time run in creation order, so a run
 	// does not depend on the order they went to sleep in.

@@ -103,9 +103,12 @@ func (r *Runtime) serveLocked(c *container, argv []string, at time.Time) {
 	case serverEcho, serverText:
 		c.Write(shell.Stdout, at, fmt.Sprintf("server is listening on :%d\n", ports[0]))
 	}
-	if kind.http() && len(ports) > 0 {
+	switch {
+	case kind == serverProgram && len(ports) > 0:
+		r.effects = append(r.effects, func() { r.startProgram(c, argv) })
+	case kind.http() && len(ports) > 0:
 		h := r.handler(c, argv)
-		r.effects = append(r.effects, func() { r.listen(c, h) })
+		r.effects = append(r.effects, func() { r.listen(c, h, nil) })
 	}
 }
 
@@ -117,12 +120,16 @@ func (r *Runtime) serverStoppedLocked(c *container, at time.Time) {
 	}
 }
 
-// listen starts c's HTTP servers, one per port, and attaches them to c
-// unless c ended meanwhile. It runs without mu.
-func (r *Runtime) listen(c *container, h http.Handler) {
+// listen starts c's HTTP servers, one per port, and attaches them (and
+// run, the Program serving h, if any) to c unless c ended meanwhile, in
+// which case it stops run. It runs without mu.
+func (r *Runtime) listen(c *container, h http.Handler, run *programRun) {
 	r.mu.Lock()
 	if r.stopped || c.state != cri.ContainerRunning || c.dying {
 		r.mu.Unlock()
+		if run != nil {
+			run.stop()
+		}
 		return
 	}
 	ports := slices.Clone(c.ports)
@@ -188,7 +195,7 @@ func (r *Runtime) listen(c *container, h http.Handler) {
 			r.exitLocked(c, exitWithCode(1, now))
 		} else {
 			attached = true
-			c.servers = servers
+			c.servers, c.run = servers, run
 			for _, s := range servers {
 				if b := c.sb.ports[s.port]; b != nil && b.c == c {
 					b.host = s.addr
@@ -199,6 +206,9 @@ func (r *Runtime) listen(c *container, h http.Handler) {
 	r.unlock()
 	if !attached {
 		closeServers(servers)
+		if run != nil {
+			run.stop()
+		}
 	}
 }
 

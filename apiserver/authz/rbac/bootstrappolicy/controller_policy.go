@@ -38,6 +38,14 @@ var controllerRoles = map[string][]*ruleBuilder{
 		rule("create").groups(legacyGroup).resources("endpoints/restricted"),
 		eventsRule(),
 	},
+	"endpointslice-controller": {
+		rule("get", "list", "watch").groups(legacyGroup).resources("services", "pods", "nodes"),
+		// Setting a Service's finalizers is what creating an EndpointSlice
+		// owned by it needs, with OwnerReferencesPermissionEnforcement.
+		rule("update").groups(legacyGroup).resources("services/finalizers"),
+		rule("get", "list", "create", "update", "delete").groups(discoveryGroup).resources("endpointslices"),
+		eventsRule(),
+	},
 	"generic-garbage-collector": {
 		rule("get", "list", "watch", "patch", "update", "delete").groups("*").resources("*"),
 	},
@@ -70,6 +78,10 @@ var controllerRoles = map[string][]*ruleBuilder{
 	"resourcequota-controller": {
 		rule("list", "watch").groups("*").resources("*"),
 		rule("update").groups(legacyGroup).resources("resourcequotas/status"),
+		eventsRule(),
+	},
+	"root-ca-cert-publisher": {
+		rule("create", "update").groups(legacyGroup).resources("configmaps"),
 		eventsRule(),
 	},
 	"service-account-controller": {

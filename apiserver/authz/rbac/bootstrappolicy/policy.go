@@ -184,27 +184,9 @@ func ClusterRoles() []rbacv1.ClusterRole {
 		},
 		{
 			// system:node is what a kubelet may do; no one is bound to it
-			// by default (the Node authorizer decides upstream).
+			// by default: the Node authorizer grants nodes these rules.
 			ObjectMeta: objectMeta(systemNodeRoleName),
-			Rules: rules(
-				rule("create").groups(authenticationGroup).resources("tokenreviews"),
-				rule("create").groups(authorizationGroup).resources("subjectaccessreviews", "localsubjectaccessreviews"),
-				rule(Read...).groups(legacyGroup).resources("services"),
-				rule("create", "get", "list", "watch").groups(legacyGroup).resources("nodes"),
-				rule("update", "patch").groups(legacyGroup).resources("nodes/status"),
-				rule("update", "patch").groups(legacyGroup).resources("nodes"),
-				rule("create", "update", "patch").groups(legacyGroup).resources("events"),
-				rule(Read...).groups(legacyGroup).resources("pods"),
-				rule("create", "delete").groups(legacyGroup).resources("pods"),
-				rule("update", "patch").groups(legacyGroup).resources("pods/status"),
-				rule("create").groups(legacyGroup).resources("pods/eviction"),
-				rule("get").groups(legacyGroup).resources("secrets", "configmaps", "persistentvolumeclaims", "persistentvolumes", "endpoints"),
-				rule("create").groups(legacyGroup).resources("serviceaccounts/token"),
-				rule("get", "create", "update", "patch", "delete").groups(coordinationGroup).resources("leases"),
-				rule("get").groups(storageGroup).resources("volumeattachments", "csidrivers"),
-				rule("get", "list", "watch", "create", "update", "patch", "delete").groups(storageGroup).resources("csinodes"),
-				rule("get", "list", "watch").groups(resourceGroup).resources("resourceslices"),
-			),
+			Rules:      NodeRules(),
 		},
 		{
 			ObjectMeta: objectMeta(systemNodeProxierRole),
@@ -217,6 +199,34 @@ func ClusterRoles() []rbacv1.ClusterRole {
 		},
 	}
 	return append(roles, ControllerRoles()...)
+}
+
+// NodeRules are what a kubelet may do: the rules of the system:node
+// ClusterRole, and those the Node authorizer applies to every node
+// beyond the objects it subdivides by node. Fresh on every call.
+//
+// Upstream: k8s.io/kubernetes/plugin/pkg/auth/authorizer/rbac/bootstrappolicy
+// (NodeRules).
+func NodeRules() []rbacv1.PolicyRule {
+	return rules(
+		rule("create").groups(authenticationGroup).resources("tokenreviews"),
+		rule("create").groups(authorizationGroup).resources("subjectaccessreviews", "localsubjectaccessreviews"),
+		rule(Read...).groups(legacyGroup).resources("services"),
+		rule("create", "get", "list", "watch").groups(legacyGroup).resources("nodes"),
+		rule("update", "patch").groups(legacyGroup).resources("nodes/status"),
+		rule("update", "patch").groups(legacyGroup).resources("nodes"),
+		rule("create", "update", "patch").groups(legacyGroup, eventsGroup).resources("events"),
+		rule(Read...).groups(legacyGroup).resources("pods"),
+		rule("create", "delete").groups(legacyGroup).resources("pods"),
+		rule("update", "patch").groups(legacyGroup).resources("pods/status"),
+		rule("create").groups(legacyGroup).resources("pods/eviction"),
+		rule("get").groups(legacyGroup).resources("secrets", "configmaps", "persistentvolumeclaims", "persistentvolumes", "endpoints"),
+		rule("create").groups(legacyGroup).resources("serviceaccounts/token"),
+		rule("get", "create", "update", "patch", "delete").groups(coordinationGroup).resources("leases"),
+		rule("get").groups(storageGroup).resources("volumeattachments", "csidrivers"),
+		rule("get", "list", "watch", "create", "update", "patch", "delete").groups(storageGroup).resources("csinodes"),
+		rule("get", "list", "watch").groups(resourceGroup).resources("resourceslices"),
+	)
 }
 
 // ClusterRoleBindings returns the default ClusterRoleBindings, fresh on
