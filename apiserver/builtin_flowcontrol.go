@@ -68,8 +68,10 @@ func newFlowControl(l filters.Limits, reg prometheus.Registerer) *flowcontrol.Co
 // bootstrapWrite is one object the server reconciles at start, with the
 // resource it is of.
 type bootstrapWrite struct {
-	gvr runtime.GroupVersionResource
-	run func(ctx context.Context) (rev int64, err error)
+	store *registry.Store
+	// run reconciles the object, given the objects of store as
+	// readStored found them.
+	run func(ctx context.Context, stored storedObjects) (rev int64, err error)
 }
 
 // flowControlBootstrap is the reconciliation of the default flow control
@@ -117,20 +119,20 @@ func (s *Server) flowControlBootstrap() []bootstrapWrite {
 // bootstrapWriteOf reconciles want in store, as merge says, creating it
 // when it is missing.
 func bootstrapWriteOf[T runtime.Object](s *Server, store *registry.Store, want T, name string, merge func(existing, want T) T) bootstrapWrite {
-	return bootstrapWrite{store.Resource.GVR, func(ctx context.Context) (int64, error) {
-		if rev, created, err := createMissing(ctx, s, store, want, name); created || err != nil {
+	return bootstrapWrite{store, func(ctx context.Context, stored storedObjects) (int64, error) {
+		if rev, created, err := createMissing(ctx, store, stored, want, name); created || err != nil {
 			return rev, err
 		}
-		return reconcile(ctx, s, store, want, merge)
+		return reconcile(ctx, store, stored, want, merge)
 	}}
 }
 
-// createMissing creates want when the watch cache has no object of its
-// name, and reports whether it did: reconcile creates through an update,
-// which these resources refuse to a missing object, as upstream's do.
-func createMissing(ctx context.Context, s *Server, store *registry.Store, want runtime.Object, name string) (rev int64, created bool, err error) {
-	if _, err := s.getCached(ctx, store.Resource.GVR, "", name); !apierrors.IsNotFound(err) {
-		return 0, false, nil // reconcile reads it again, and reports the error
+// createMissing creates want when stored has no object of its name, and
+// reports whether it did: reconcile creates through an update, which
+// these resources refuse to a missing object, as upstream's do.
+func createMissing(ctx context.Context, store *registry.Store, stored storedObjects, want runtime.Object, name string) (rev int64, created bool, err error) {
+	if _, ok := stored[name]; ok {
+		return 0, false, nil
 	}
 	obj, err := store.Create(ctx, want.DeepCopyObject(), nil, registry.CreateOptions{})
 	if apierrors.IsAlreadyExists(err) {

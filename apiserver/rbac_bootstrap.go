@@ -127,6 +127,18 @@ func (s *Server) ensureBootstrapPolicy(ctx context.Context) (map[runtime.GroupVe
 	if err != nil {
 		return nil, err
 	}
+	// One read per resource, not one per object: on a first start none of
+	// the hundred-odd objects exists, and each would have cost a read of
+	// the cache and then of etcd.
+	flowControl := s.flowControlBootstrap()
+	stores := []*registry.Store{roles, bindings}
+	for _, w := range flowControl {
+		stores = append(stores, w.store)
+	}
+	stored, err := readStored(ctx, stores...)
+	if err != nil {
+		return nil, err
+	}
 	// The objects are independent of one another, so they are written
 	// at once: etcd batches concurrent writes into few commits, and a
 	// server start, which waits for this, takes a few milliseconds
@@ -145,7 +157,7 @@ func (s *Server) ensureBootstrapPolicy(ctx context.Context) (map[runtime.GroupVe
 	}
 	for _, want := range bootstrappolicy.ClusterRoles() {
 		wg.Go(func() {
-			rev, err := reconcile(ctx, s, roles, &want, reconcileClusterRole)
+			rev, err := reconcile(ctx, roles, stored[gvrClusterRoles], &want, reconcileClusterRole)
 			if err != nil {
 				err = fmt.Errorf("reconcile clusterrole %s: %w", want.Name, err)
 			}
@@ -154,7 +166,7 @@ func (s *Server) ensureBootstrapPolicy(ctx context.Context) (map[runtime.GroupVe
 	}
 	for _, want := range bootstrappolicy.ClusterRoleBindings() {
 		wg.Go(func() {
-			rev, err := reconcile(ctx, s, bindings, &want, reconcileClusterRoleBinding)
+			rev, err := reconcile(ctx, bindings, stored[gvrClusterRoleBindings], &want, reconcileClusterRoleBinding)
 			if err != nil {
 				err = fmt.Errorf("reconcile clusterrolebinding %s: %w", want.Name, err)
 			}
@@ -162,32 +174,58 @@ func (s *Server) ensureBootstrapPolicy(ctx context.Context) (map[runtime.GroupVe
 		})
 	}
 	// The default flow control configuration is written the same way.
-	for _, w := range s.flowControlBootstrap() {
+	for _, w := range flowControl {
+		gvr := w.store.Resource.GVR
 		wg.Go(func() {
-			rev, err := w.run(ctx)
+			rev, err := w.run(ctx, stored[gvr])
 			if err != nil {
-				err = fmt.Errorf("reconcile %s: %w", w.gvr.Resource, err)
+				err = fmt.Errorf("reconcile %s: %w", gvr.Resource, err)
 			}
-			done(w.gvr, rev, err)
+			done(gvr, rev, err)
 		})
 	}
 	wg.Wait()
 	return revs, errors.Join(errs...)
 }
 
+// storedObjects are a cluster-scoped resource's objects by name, as
+// readStored found them.
+type storedObjects map[string]runtime.Object
+
+// readStored reads every object of each store from etcd (a consistent
+// list, as the watch caches may not have synced yet), by resource.
+func readStored(ctx context.Context, stores ...*registry.Store) (map[runtime.GroupVersionResource]storedObjects, error) {
+	out := make(map[runtime.GroupVersionResource]storedObjects, len(stores))
+	for _, store := range stores {
+		gvr := store.Resource.GVR
+		if _, ok := out[gvr]; ok {
+			continue
+		}
+		res, err := store.Storage.GetList(ctx, storage.NamespaceRootKey(store.KeyRoot(), ""), storage.ListOptions{Recursive: true})
+		if err != nil {
+			return nil, fmt.Errorf("list %s: %w", gvr.Resource, err)
+		}
+		objs := make(storedObjects, len(res.Items))
+		for _, obj := range res.Items {
+			objs[metaName(obj)] = obj
+		}
+		out[gvr] = objs
+	}
+	return out, nil
+}
+
 // reconcile makes the stored object named as want carry what want
 // carries, as merge says: it creates want when nothing is stored, and
 // writes nothing when merge finds nothing missing. merge returns the
 // object to store, or nil when existing needs nothing (or is protected).
-// It returns the revision of the object as it left it.
-func reconcile[T runtime.Object](ctx context.Context, s *Server, store *registry.Store, want T, merge func(existing, want T) T) (int64, error) {
+// stored is what readStored found; the write itself starts from etcd's
+// current copy. It returns the revision of the object as it left it.
+func reconcile[T runtime.Object](ctx context.Context, store *registry.Store, stored storedObjects, want T, merge func(existing, want T) T) (int64, error) {
 	name := metaName(want)
-	if obj, err := s.getCached(ctx, store.Resource.GVR, "", name); err == nil {
+	if obj, ok := stored[name]; ok {
 		if reflect.ValueOf(merge(obj.(T), want)).IsNil() {
 			return revisionOf(obj), nil // up to date, or protected
 		}
-	} else if !apierrors.IsNotFound(err) {
-		return 0, err
 	}
 	obj, _, err := store.Update(ctx, "", name, func(_ context.Context, old runtime.Object) (runtime.Object, error) {
 		if old == nil {
