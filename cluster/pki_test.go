@@ -39,6 +39,12 @@ func TestRestartKeepsCredentials(t *testing.T) {
 		case <-running.Done():
 			t.Fatal("the cluster stopped before it was ready")
 		}
+		// Ready does not wait for the controllers: the aggregated
+		// ClusterRole view gets its rules from the aggregation controller
+		// a moment after a start.
+		ctx, cancel := clustertest.WaitContext(t)
+		defer cancel()
+		require.NoError(t, c.WaitIdle(ctx), "WaitIdle")
 		return c, running.Stop
 	}
 
