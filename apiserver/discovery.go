@@ -45,6 +45,34 @@ var subresourceKinds = map[string]runtime.GroupVersionKind{
 	"token":    {Group: "authentication.k8s.io", Version: "v1", Kind: "TokenRequest"},
 }
 
+// connectKinds are the kinds discovery names for the core subresources
+// that relay a connection: their options, which the request carries in
+// its query, as kube-apiserver names them (nodes/proxy is for when it is
+// served).
+//
+// Upstream: k8s.io/kubernetes/pkg/registry/core/pod/rest (ExecREST.New
+// and its siblings), service/proxy.go, node/rest/proxy.go.
+var connectKinds = map[string]string{
+	"pods/exec":        "PodExecOptions",
+	"pods/attach":      "PodAttachOptions",
+	"pods/portforward": "PodPortForwardOptions",
+	"pods/proxy":       "PodProxyOptions",
+	"services/proxy":   "ServiceProxyOptions",
+	"nodes/proxy":      "NodeProxyOptions",
+}
+
+// subresourceKind is the kind discovery names for info's subresource
+// sub: the resource's own kind unless the subresource has one of its own.
+func subresourceKind(info runtime.ResourceInfo, sub string) runtime.GroupVersionKind {
+	if gvk, ok := subresourceKinds[sub]; ok {
+		return gvk
+	}
+	if kind, ok := connectKinds[info.GVR.Resource+"/"+sub]; ok && info.GVR.Group == "" {
+		return info.GVR.GroupVersion().WithKind(kind)
+	}
+	return info.GVK()
+}
+
 // serveAPIVersions serves /api: the legacy core group's versions, or its
 // aggregated discovery document when the client asks for one.
 func (s *Server) serveAPIVersions(w http.ResponseWriter, r *http.Request) {
@@ -106,18 +134,16 @@ func (s *Server) serveAPIResourceList(w http.ResponseWriter, r *http.Request) {
 			Kind: info.Kind, Verbs: sortedVerbs(info.Verbs), ShortNames: info.ShortNames, Categories: info.Categories,
 		})
 		for _, sub := range info.Subresources {
+			gvk := subresourceKind(info, sub)
 			r := metav1.APIResource{
-				Name: info.GVR.Resource + "/" + sub, Namespaced: info.Namespaced, Kind: info.Kind,
+				Name: info.GVR.Resource + "/" + sub, Namespaced: info.Namespaced, Kind: gvk.Kind,
 				Verbs: subresourceVerbs[sub],
 			}
-			if gvk, ok := subresourceKinds[sub]; ok {
-				r.Kind = gvk.Kind
-				// Discovery names the group and version only of a kind
-				// from another group: kubectl scale reads them to know it
-				// speaks autoscaling/v1 Scale.
-				if gvk.GroupVersion() != info.GVR.GroupVersion() {
-					r.Group, r.Version = gvk.Group, gvk.Version
-				}
+			// Discovery names the group and version only of a kind from
+			// another group: kubectl scale reads them to know it speaks
+			// autoscaling/v1 Scale.
+			if gvk.GroupVersion() != info.GVR.GroupVersion() {
+				r.Group, r.Version = gvk.Group, gvk.Version
 			}
 			list.APIResources = append(list.APIResources, r)
 		}

@@ -132,12 +132,8 @@ func resourceDiscovery(info runtime.ResourceInfo) metav1.APIResourceDiscovery {
 		ShortNames: info.ShortNames, Categories: info.Categories,
 	}
 	for _, sub := range info.Subresources {
-		kind := gvk
-		if k, ok := subresourceKinds[sub]; ok {
-			kind = k
-		}
 		out.Subresources = append(out.Subresources, metav1.APISubresourceDiscovery{
-			Subresource: sub, ResponseKind: discoveryKind(kind), Verbs: subresourceVerbs[sub],
+			Subresource: sub, ResponseKind: discoveryKind(subresourceKind(info, sub)), Verbs: subresourceVerbs[sub],
 		})
 	}
 	return out

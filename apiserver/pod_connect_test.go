@@ -121,21 +121,49 @@ func TestPodConnectErrors(t *testing.T) {
 	}
 }
 
-// TestStreamingSubresourcesInDiscovery: discovery lists the connect
-// subresources with upstream's verbs.
+// TestStreamingSubresourcesInDiscovery: discovery, both the legacy
+// resource list and the aggregated document, lists the connect
+// subresources with upstream's verbs and kinds (their options).
 func TestStreamingSubresourcesInDiscovery(t *testing.T) {
 	s := newTestServer(t)
 	var list metav1.APIResourceList
 	require.NoError(t, json.Unmarshal(s.mustDo(http.StatusOK, "GET", "/api/v1", "").body, &list))
-	verbs := map[string][]string{}
+	legacy := map[string]metav1.APIResource{}
 	for _, r := range list.APIResources {
-		verbs[r.Name] = r.Verbs
+		legacy[r.Name] = r
 	}
-	for _, name := range []string{"pods/exec", "pods/attach", "pods/portforward"} {
-		assert.Equal(t, []string{"create", "get"}, verbs[name], name)
+	var agg metav1.APIGroupDiscoveryList
+	r := s.mustDo(http.StatusOK, "GET", "/api", "", withHeader("Accept", acceptV2))
+	require.NoError(t, json.Unmarshal(r.body, &agg), "decode %s", r.body)
+	require.Len(t, agg.Items, 1, "/api holds the core group alone")
+	aggregated := map[string]metav1.APISubresourceDiscovery{}
+	for _, res := range agg.Items[0].Versions[0].Resources {
+		for _, sub := range res.Subresources {
+			aggregated[res.Resource+"/"+sub.Subresource] = sub
+		}
 	}
-	for _, name := range []string{"pods/proxy", "services/proxy"} {
-		assert.Equal(t, []string{"create", "delete", "get", "patch", "update"}, verbs[name], name)
+	connect := []string{"create", "get"}
+	proxy := []string{"create", "delete", "get", "patch", "update"}
+	tests := []struct {
+		name, kind string
+		verbs      []string
+	}{
+		{"pods/exec", "PodExecOptions", connect},
+		{"pods/attach", "PodAttachOptions", connect},
+		{"pods/portforward", "PodPortForwardOptions", connect},
+		{"pods/proxy", "PodProxyOptions", proxy},
+		{"services/proxy", "ServiceProxyOptions", proxy},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			l := legacy[tc.name]
+			assert.Equal(t, tc.verbs, l.Verbs, "/api/v1 verbs of %s", tc.name)
+			assert.Equal(t, tc.kind, l.Kind, "/api/v1 kind of %s", tc.name)
+			assert.Empty(t, l.Group+l.Version, "/api/v1 names no group or version of %s: its kind is core v1", tc.name)
+			a := aggregated[tc.name]
+			assert.Equal(t, tc.verbs, a.Verbs, "aggregated verbs of %s", tc.name)
+			assert.Equal(t, &metav1.GroupVersionKind{Version: "v1", Kind: tc.kind}, a.ResponseKind, "aggregated kind of %s", tc.name)
+		})
 	}
 }
 

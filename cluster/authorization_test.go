@@ -224,8 +224,9 @@ func TestAuthorizationMatrix(t *testing.T) {
 }
 
 // TestComponentsActAsThemselves: the scheduler, the controller-manager
-// (and each controller as its ServiceAccount) and every kubelet reach
-// the API server as their own users, which the audit log records.
+// (and each controller as its ServiceAccount), every kubelet, the proxy,
+// its writer of load balancer status and the DNS server reach the API
+// server as their own users, which the audit log records.
 func TestComponentsActAsThemselves(t *testing.T) {
 	var mu sync.Mutex
 	users := map[string]bool{}
@@ -241,6 +242,9 @@ func TestComponentsActAsThemselves(t *testing.T) {
 	k := newKubectl(t, c)
 	k.run("create", "deployment", "web", "--image=nginx", "--replicas=2")
 	assert.Contains(t, k.run("rollout", "status", "deploy/web", "--timeout=60s"), "successfully rolled out")
+	// A LoadBalancer Service's ingress is the service controller's write.
+	k.run("expose", "deploy/web", "--type=LoadBalancer", "--port=80")
+	k.run("wait", "svc/web", "--for=jsonpath={.status.loadBalancer.ingress}", "--timeout=60s")
 
 	mu.Lock()
 	defer mu.Unlock()
@@ -251,6 +255,9 @@ func TestComponentsActAsThemselves(t *testing.T) {
 		"system:serviceaccount:kube-system:replicaset-controller",
 		"system:node:" + cluster.NodeName(0),
 		"system:node:" + cluster.NodeName(1),
+		"system:kube-proxy",
+		"system:serviceaccount:kube-system:service-controller",
+		"system:serviceaccount:kube-system:coredns",
 	} {
 		assert.True(t, users[want], "%s sent requests (users seen: %v)", want, users)
 	}

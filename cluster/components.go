@@ -21,10 +21,10 @@ import (
 )
 
 // components are what runs against the API server: the controller-manager,
-// the scheduler and the simulated kubelets. Like the real ones they see
-// the cluster only through the API, each as its own user, here over the
-// in-memory transport (the whole handler chain still runs). Each is nil
-// (or empty) when not run.
+// the scheduler, the simulated kubelets, the proxy and the DNS server.
+// Like the real ones they see the cluster only through the API, each as
+// its own user, here over the in-memory transport (the whole handler
+// chain still runs). Each is nil (or empty) when not run.
 type components struct {
 	controllerManager *manager.Manager
 	scheduler         *scheduler.Scheduler
@@ -49,12 +49,6 @@ func (c *Cluster) newComponents(server *apiserver.Server) (*components, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cluster: client: %w", err)
 	}
-	// The Service network still acts as the admin: its proxy also writes
-	// Services' load balancer status, as a cloud provider would.
-	cs, err := c.componentClientset(server, clientIdentity{scheme: scheme})
-	if err != nil {
-		return nil, err
-	}
 	comps := &components{}
 	controllers, err := controllermanager.Resolve(c.opts.Controllers)
 	if err != nil {
@@ -72,7 +66,7 @@ func (c *Cluster) newComponents(server *apiserver.Server) (*components, error) {
 	}
 	var clusterNet *containerNetwork
 	if !c.opts.DisableServiceNetwork {
-		if comps.network, err = c.newServiceNetwork(cs); err != nil {
+		if comps.network, err = c.newServiceNetwork(server, scheme); err != nil {
 			return nil, fmt.Errorf("cluster: %w", err)
 		}
 		clusterNet = &containerNetwork{dns: comps.network.dns}

@@ -68,6 +68,19 @@ func (b *serviceAccountClients) Client(name string) (*client.Client, error) {
 	return c, nil
 }
 
+// Clientset is Client's Clientset.
+func (b *serviceAccountClients) Clientset(name string) (*client.Clientset, error) {
+	c, err := b.Client(name)
+	if err != nil {
+		return nil, err
+	}
+	cs, err := client.NewClientset(c)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: client: %w", err)
+	}
+	return cs, nil
+}
+
 // serviceAccountToken is the current token of one controller's
 // ServiceAccount, requested when first needed and again when due.
 type serviceAccountToken struct {

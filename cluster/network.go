@@ -3,9 +3,12 @@ package cluster
 import (
 	"context"
 	"net"
+	"net/http"
 	"net/netip"
 
+	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/apiserver"
+	"github.com/minicp/minicp/apiserver/authz/rbac/bootstrappolicy"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/kubelet/cri/simulated"
 	"github.com/minicp/minicp/proxy"
@@ -21,22 +24,64 @@ type serviceNetwork struct {
 }
 
 // newServiceNetwork builds the proxy (standing for the first node, whose
-// endpoints are the local ones) and the DNS server over cs.
-func (c *Cluster) newServiceNetwork(cs *client.Clientset) (*serviceNetwork, error) {
+// endpoints are the local ones) and the DNS server over server's
+// in-memory transport, each acting as itself, as upstream:
+//
+//   - the proxy as system:kube-proxy (a client certificate), which
+//     system:node-proxier lets list and watch Services and
+//     EndpointSlices;
+//   - the proxy's writer of load balancer status as the ServiceAccount
+//     kube-system/service-controller, which
+//     system:controller:service-controller lets update services/status:
+//     upstream a cloud provider's service controller writes it;
+//   - the DNS server as the ServiceAccount kube-system/coredns, bound to
+//     system:coredns (dns.EnsureRBAC).
+//
+// The ServiceAccounts' tokens come from TokenRequests sent as
+// system:kube-controller-manager, as for the controllers' own: upstream
+// the service controller's manager and the kubelet running CoreDNS's pod
+// request them, and minicp runs neither.
+func (c *Cluster) newServiceNetwork(server *apiserver.Server, scheme *runtime.Scheme) (*serviceNetwork, error) {
+	proxyCS, err := c.componentClientset(server, clientIdentity{user: bootstrappolicy.KubeProxyUser, scheme: scheme})
+	if err != nil {
+		return nil, err
+	}
+	root, err := c.componentClientset(server, clientIdentity{user: bootstrappolicy.KubeControllerManager, scheme: scheme})
+	if err != nil {
+		return nil, err
+	}
+	accounts := &serviceAccountClients{root: root, clock: c.opts.Clock,
+		newClient: func(wrap func(http.RoundTripper) http.RoundTripper) (*client.Client, error) {
+			return c.componentClient(server, clientIdentity{wrap: wrap, scheme: scheme})
+		}}
+	statusCS, err := accounts.Clientset(serviceControllerAccount)
+	if err != nil {
+		return nil, err
+	}
+	dnsCS, err := accounts.Clientset(dns.ServiceAccountName)
+	if err != nil {
+		return nil, err
+	}
 	nodeName := ""
 	if c.opts.Nodes > 0 {
 		nodeName = NodeName(0)
 	}
-	p, err := proxy.New(proxy.Options{Clientset: cs, NodeName: nodeName, Clock: c.opts.Clock, Logger: c.log, Tracing: c.opts.Tracing})
+	p, err := proxy.New(proxy.Options{Clientset: proxyCS, StatusClientset: statusCS, NodeName: nodeName,
+		Clock: c.opts.Clock, Logger: c.log, Tracing: c.opts.Tracing})
 	if err != nil {
 		return nil, err
 	}
-	d, err := dns.New(dns.Options{Clientset: cs, Clock: c.opts.Clock, Logger: c.log, Tracing: c.opts.Tracing})
+	d, err := dns.New(dns.Options{Clientset: dnsCS, Clock: c.opts.Clock, Logger: c.log, Tracing: c.opts.Tracing})
 	if err != nil {
 		return nil, err
 	}
 	return &serviceNetwork{proxy: p, dns: d}, nil
 }
+
+// serviceControllerAccount is the ServiceAccount in kube-system that
+// writes load balancer status, bound to upstream's
+// system:controller:service-controller.
+const serviceControllerAccount = "service-controller"
 
 // DNSAddr returns where the cluster DNS server listens (127.96.0.10:53
 // when it could bind it, else a free port of 127.0.0.1); invalid when
@@ -93,8 +138,9 @@ func (n *containerNetwork) Nameserver() netip.AddrPort {
 // ListenAddr implements simulated.ClusterNetwork.
 func (n *containerNetwork) ListenAddr(podIP netip.Addr) netip.Addr { return proxy.Loopback(podIP) }
 
-// ensureDNSService creates the kube-dns Service, as kubeadm's DNS addon
-// does, over server's in-memory transport.
+// ensureDNSService creates the kube-dns Service and the DNS server's
+// ServiceAccount and its RBAC, as kubeadm's DNS addon does, over
+// server's in-memory transport as the admin (kubeadm's identity).
 func (c *Cluster) ensureDNSService(ctx context.Context, server *apiserver.Server) error {
 	cl, err := client.New(client.Config{
 		Host: "http://in-memory", Transport: client.NewInMemoryTransport(server.Handler()),
@@ -105,6 +151,9 @@ func (c *Cluster) ensureDNSService(ctx context.Context, server *apiserver.Server
 	}
 	cs, err := client.NewClientset(cl)
 	if err != nil {
+		return err
+	}
+	if err := dns.EnsureRBAC(ctx, cs); err != nil {
 		return err
 	}
 	return dns.EnsureService(ctx, cs)

@@ -29,7 +29,11 @@
 // InternalIP. A LoadBalancer Service gets an ingress IP from
 // 127.240.0.0/16 (DefaultLoadBalancerPool), written to
 // status.loadBalancer.ingress through the services/status subresource, and
-// a listener on it at each Service port.
+// a listener on it at each Service port. Upstream that write is a cloud
+// provider's service controller's, not kube-proxy's, so it goes through
+// Options.StatusClientset, which may act as another identity
+// (system:controller:service-controller) than the proxy's
+// (system:kube-proxy, bound to system:node-proxier, which may only read).
 //
 // # Traffic policy
 //

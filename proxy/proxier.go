@@ -41,8 +41,14 @@ const maxStatusTries = 3
 
 // Options configure a Proxier. Clientset is required.
 type Options struct {
-	// Clientset reaches the API server. Required.
+	// Clientset reaches the API server: it lists and watches Services
+	// and EndpointSlices, as system:kube-proxy may. Required.
 	Clientset *client.Clientset
+	// StatusClientset writes LoadBalancer Services' status (their
+	// ingress IP), a cloud provider's service controller's job upstream,
+	// so it may act as another identity, one that may update
+	// services/status. Defaults to Clientset.
+	StatusClientset *client.Clientset
 	// NodeName is the node this proxy runs for: endpoints on it are the
 	// local ones of externalTrafficPolicy and internalTrafficPolicy
 	// Local. Defaults to "", with which Local is treated as Cluster (one
@@ -77,7 +83,8 @@ type Options struct {
 // upstream in 1.26; today's kube-proxy programs iptables or nftables to
 // the same effect.
 type Proxier struct {
-	cs         *client.Clientset
+	// statusCS writes load balancer status (Options.StatusClientset).
+	statusCS   *client.Clientset
 	nodeName   string
 	nodePortIP netip.Addr
 	lbPool     netip.Prefix
@@ -150,6 +157,9 @@ func New(opts Options) (*Proxier, error) {
 	if opts.Clientset == nil {
 		return nil, errors.New("proxy: Clientset is required")
 	}
+	if opts.StatusClientset == nil {
+		opts.StatusClientset = opts.Clientset
+	}
 	if !opts.NodePortAddress.IsValid() {
 		opts.NodePortAddress = DefaultNodePortAddress
 	}
@@ -161,7 +171,7 @@ func New(opts Options) (*Proxier, error) {
 	}
 	log := logging.OrDiscard(opts.Logger).With("component", "kube-proxy")
 	p := &Proxier{
-		cs: opts.Clientset, nodeName: opts.NodeName, nodePortIP: opts.NodePortAddress, lbPool: opts.LoadBalancerPool.Masked(),
+		statusCS: opts.StatusClientset, nodeName: opts.NodeName, nodePortIP: opts.NodePortAddress, lbPool: opts.LoadBalancerPool.Masked(),
 		clock: opts.Clock, log: log, tracer: opts.Tracing.Tracer("kube-proxy"), dialer: &Dialer{},
 		syncCh: make(chan struct{}, 1), readyCh: make(chan struct{}),
 		ports: map[portKey]*servicePort{}, listeners: map[netip.AddrPort]*listener{}, owners: map[netip.AddrPort]listenerOwner{},

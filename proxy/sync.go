@@ -312,7 +312,7 @@ func ingressIP(svc *corev1.Service) netip.Addr {
 // ip is not valid) through the services/status subresource, as a cloud
 // provider's service controller does.
 func (p *Proxier) writeIngress(ctx context.Context, svc *corev1.Service, ip netip.Addr) error {
-	services := p.cs.Services(svc.Namespace)
+	services := p.statusCS.Services(svc.Namespace)
 	for try := 1; ; try++ {
 		next := svc.DeepCopy()
 		next.Status.LoadBalancer.Ingress = nil

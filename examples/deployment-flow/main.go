@@ -1,10 +1,10 @@
 // Command deployment-flow plays the Deployment → ReplicaSet → Pod chain
-// on a fresh minicp cluster and prints what each controller did, in etcd
-// order:
+// on a fresh minicp cluster and prints what each component did, in
+// causal order, from the cluster's traces:
 //
-//  1. create a Deployment of 3 nginx pods: the deployment controller
-//     creates a ReplicaSet (revision 1), whose controller creates the
-//     pods, which the scheduler binds and the kubelets run;
+//  1. create a Deployment of 3 nginx pods: the deployment controller's
+//     reconcile creates a ReplicaSet (revision 1), whose controller
+//     creates the pods, which the scheduler binds and the kubelets run;
 //  2. scale it to 5: the deployment controller scales its ReplicaSet;
 //  3. roll out a new image: a second ReplicaSet (revision 2) grows while
 //     the first shrinks, never past maxSurge or below maxUnavailable;
@@ -14,7 +14,9 @@
 //     already empty, may go first; the pods go before the ReplicaSet
 //     that owns them; the Deployment goes last.
 //
-// Run it with:
+// Each line is a write (or a hop) of the trace of the act's request: the
+// span says who wrote and because of what, the object at the revision
+// the write made says what changed. Run it with:
 //
 //	go run ./examples/deployment-flow
 package main
@@ -24,15 +26,17 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	appsv1 "github.com/minicp/minicp/api/apps/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	"github.com/minicp/minicp/api/intstr"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/api/watch"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/cluster"
+	"github.com/minicp/minicp/examples/internal/flowtrace"
+	"github.com/minicp/minicp/tracing"
 )
 
 func main() {
@@ -48,63 +52,76 @@ func main() {
 const name = "web"
 
 func run(ctx context.Context, out io.Writer) error {
-	return cluster.Run(ctx, cluster.Options{Nodes: 3}, func(ctx context.Context, c *cluster.Cluster, cs *client.Clientset) error {
+	tr := tracing.New(tracing.Options{})
+	defer tr.Shutdown(context.WithoutCancel(ctx))
+	return cluster.Run(ctx, cluster.Options{Nodes: 3, Tracing: tr}, func(ctx context.Context, c *cluster.Cluster, cs *client.Clientset) error {
 		if err := c.WaitIdle(ctx); err != nil {
 			return err
 		}
-		return play(ctx, cs, out)
+		writes, err := flowtrace.Watch(ctx,
+			func(ctx context.Context) (watch.Interface, error) {
+				return cs.Deployments("default").Watch(ctx, client.ListOptions{})
+			},
+			func(ctx context.Context) (watch.Interface, error) {
+				return cs.ReplicaSets("default").Watch(ctx, client.ListOptions{})
+			},
+			func(ctx context.Context) (watch.Interface, error) {
+				return cs.Pods("default").Watch(ctx, client.ListOptions{})
+			},
+		)
+		if err != nil {
+			return err
+		}
+		defer writes.Stop()
+		p := &player{c: c, cs: cs, rec: tr.Recorder(), writes: writes, out: out}
+		return p.play(ctx)
 	})
 }
 
-// play walks the Deployment through the four acts and prints each.
-func play(ctx context.Context, cs *client.Clientset, out io.Writer) error {
-	obs, err := observe(ctx, cs, out)
+// player walks the Deployment through the four acts and prints each.
+type player struct {
+	c      *cluster.Cluster
+	cs     *client.Clientset
+	rec    *tracing.Recorder
+	writes *flowtrace.Writes
+	out    io.Writer
+}
+
+func (p *player) play(ctx context.Context) error {
+	deployments := p.cs.Deployments("default")
+
+	act, err := p.playAct(ctx, "1. create deployment "+name+": 3 replicas of nginx:1.26", "create", 3, func() error {
+		_, err := deployments.Create(ctx, newDeployment(), client.WriteOptions{})
+		return err
+	})
 	if err != nil {
 		return err
 	}
-	defer obs.stop()
-	deployments := cs.Deployments("default")
 
-	obs.section("1. create deployment " + name + ": 3 replicas of nginx:1.26")
-	d, err := deployments.Create(ctx, newDeployment(), client.WriteOptions{})
-	if err != nil {
-		return fmt.Errorf("create: %w", err)
-	}
-	if err := obs.waitRolledOut(ctx, d.Generation, 3); err != nil {
+	if _, err = p.playAct(ctx, "2. scale to 5", "patch", 5, func() error {
+		_, err := deployments.Patch(ctx, name, client.MergePatchType, []byte(`{"spec":{"replicas":5}}`), client.WriteOptions{})
+		return err
+	}); err != nil {
 		return err
 	}
 
-	obs.section("2. scale to 5")
-	if d, err = deployments.Patch(ctx, name, client.MergePatchType, []byte(`{"spec":{"replicas":5}}`), client.WriteOptions{}); err != nil {
-		return fmt.Errorf("scale: %w", err)
-	}
-	if err := obs.waitRolledOut(ctx, d.Generation, 5); err != nil {
-		return err
-	}
-
-	obs.section("3. roll out nginx:1.27 (maxSurge 1, maxUnavailable 1)")
 	patch := `{"spec":{"template":{"spec":{"containers":[{"name":"nginx","image":"nginx:1.27"}]}}}}`
-	if d, err = deployments.Patch(ctx, name, client.StrategicMergePatchType, []byte(patch), client.WriteOptions{}); err != nil {
-		return fmt.Errorf("set image: %w", err)
-	}
-	if err := obs.waitRolledOut(ctx, d.Generation, 5); err != nil {
+	if act, err = p.playAct(ctx, "3. roll out nginx:1.27 (maxSurge 1, maxUnavailable 1)", "patch", 5, func() error {
+		_, err := deployments.Patch(ctx, name, client.StrategicMergePatchType, []byte(patch), client.WriteOptions{})
+		return err
+	}); err != nil {
 		return err
 	}
-	obs.flush()
-	peak, low := obs.extremes()
-	fmt.Fprintf(out, "  at any observed state: at most %d pods (5 + maxSurge 1), at least %d ready (5 - maxUnavailable 1)\n", peak, low)
+	peak, low := extremes(p.writes, act)
+	fmt.Fprintf(p.out, "  at any written state: at most %d pods (5 + maxSurge 1), at least %d ready (5 - maxUnavailable 1)\n", peak, low)
 
-	obs.section("4. delete with propagationPolicy Foreground")
 	foreground := metav1.DeletePropagationForeground
-	if err := deployments.Delete(ctx, name, metav1.DeleteOptions{PropagationPolicy: &foreground}); err != nil {
-		return fmt.Errorf("delete: %w", err)
-	}
-	if err := obs.waitDeploymentGone(ctx); err != nil {
+	if act, err = p.playAct(ctx, "4. delete with propagationPolicy Foreground", "delete", 0, func() error {
+		return deployments.Delete(ctx, name, metav1.DeleteOptions{PropagationPolicy: &foreground})
+	}); err != nil {
 		return err
 	}
-	obs.flush()
-	fmt.Fprintf(out, "  deleted in this order: %s\n", strings.Join(obs.deletionOrder(), ", "))
-	return nil
+	return p.printDeletions(ctx, act)
 }
 
 // newDeployment is 3 nginx pods rolled out one extra and one missing at a

@@ -1,5 +1,5 @@
 // Command job-flow plays the seven steps of the Job flow on a fresh
-// minicp cluster and prints them, in order, for two Jobs:
+// minicp cluster and prints them, in causal order, for two Jobs:
 //
 //  1. a Job is created through the API server,
 //  2. and persisted to etcd;
@@ -11,9 +11,17 @@
 //     backoff limit is reached, or starts a new pod (back to step 3).
 //
 // "succeeds" runs `echo working; sleep 5; echo done` and completes;
-// "fails" runs `echo oops; exit 3` with backoffLimit 1, so its pod is
-// retried once, after the controller's 10-second backoff, and the Job
-// fails with BackoffLimitExceeded.
+// "fails" runs `echo oops; exit 3` with backoffLimit 2, so its pod is
+// retried twice, after the controller's backoff of 10 and then 20
+// seconds, and the Job fails with BackoffLimitExceeded.
+//
+// Every step is read from the cluster's traces (package tracing): the
+// Job's create request, and everything it caused, linked through the
+// watch events of each write: the job controller's reconcile and the pod
+// it creates, the scheduler's binding, the kubelet's sync, the status
+// writes, and the reconcile that ran because a backoff had passed, linked
+// to the one that decided to wait. What each write wrote (an exit code,
+// a condition) is the object at the revision its etcd transaction made.
 //
 // The cluster runs on a virtual clock that the example steps one second
 // at a time whenever the cluster is idle: the sleep and the backoff take
@@ -29,12 +37,17 @@ import (
 	"os"
 	"time"
 
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
 	batchv1 "github.com/minicp/minicp/api/batch/v1"
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/api/watch"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock/clocktest"
 	"github.com/minicp/minicp/cluster"
+	"github.com/minicp/minicp/examples/internal/flowtrace"
+	"github.com/minicp/minicp/tracing"
 )
 
 func main() {
@@ -52,81 +65,97 @@ const maxVirtualTime = 5 * time.Minute
 
 func run(ctx context.Context, out io.Writer) error {
 	clk := clocktest.NewFake(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-	return cluster.Run(ctx, cluster.Options{Nodes: 2, Clock: clk}, func(ctx context.Context, c *cluster.Cluster, cs *client.Clientset) error {
-		return runJobs(ctx, c, cs, clk, out)
+	vt := newVirtualTime(clk)
+	tr := tracing.New(tracing.Options{Processors: []sdktrace.SpanProcessor{vt}})
+	defer tr.Shutdown(context.WithoutCancel(ctx))
+	return cluster.Run(ctx, cluster.Options{Nodes: 2, Clock: clk, Tracing: tr}, func(ctx context.Context, c *cluster.Cluster, cs *client.Clientset) error {
+		return runJobs(ctx, c, cs, clk, &printer{out: out, vt: vt, rec: tr.Recorder()})
 	})
 }
 
 // runJobs creates the two Jobs on the idle cluster, steps the virtual
 // clock until both have finished, and prints their steps.
-func runJobs(ctx context.Context, c *cluster.Cluster, cs *client.Clientset, clk *clocktest.Fake, out io.Writer) error {
+func runJobs(ctx context.Context, c *cluster.Cluster, cs *client.Clientset, clk *clocktest.Fake, p *printer) error {
 	if err := c.WaitIdle(ctx); err != nil {
 		return err
 	}
-	obs, err := observe(ctx, cs, clk)
+	writes, err := flowtrace.Watch(ctx,
+		func(ctx context.Context) (watch.Interface, error) {
+			return cs.Jobs("default").Watch(ctx, client.ListOptions{})
+		},
+		func(ctx context.Context) (watch.Interface, error) {
+			return cs.Pods("default").Watch(ctx, client.ListOptions{})
+		},
+	)
 	if err != nil {
 		return err
 	}
-	defer obs.stop()
+	defer writes.Stop()
+	p.writes = writes
+
 	jobs := []*batchv1.Job{
 		newJob("succeeds", "echo working; sleep 5; echo done", 6),
-		newJob("fails", "echo oops; exit 3", 1),
+		newJob("fails", "echo oops; exit 3", 2),
 	}
 	for _, job := range jobs {
-		created, err := cs.Jobs("default").Create(ctx, job, client.WriteOptions{})
-		if err != nil {
+		if _, err := cs.Jobs("default").Create(ctx, job, client.WriteOptions{}); err != nil {
 			return fmt.Errorf("create job %s: %w", job.Name, err)
 		}
-		obs.created(created)
 	}
 
 	// Let virtual time pass only while nothing is left to do now, so
-	// every step happens at the virtual time it would have happened at.
-	start := clk.Now()
-	for !obs.finished(len(jobs)) {
-		if clk.Since(start) > maxVirtualTime {
-			return fmt.Errorf("jobs not finished after %v of virtual time", maxVirtualTime)
-		}
+	// every step happens at the virtual time it would have happened at:
+	// WaitIdle returns once every change written has reached every
+	// component and all of them are idle.
+	p.start = clk.Now()
+	for {
 		if err := c.WaitIdle(ctx); err != nil {
 			return err
 		}
-		if obs.finished(len(jobs)) {
-			break
-		}
-		// Idle cannot see a change still on its way down a watch: a pod
-		// the scheduler bound that its kubelet has not received yet.
-		// Time must not pass then, or the container would start late.
-		waiting, err := boundNotStarted(ctx, cs)
+		done, err := finished(ctx, cs)
 		if err != nil {
 			return err
 		}
-		if waiting {
-			obs.waitChange(ctx, time.Second)
-			continue
+		if done == len(jobs) {
+			break
+		}
+		if clk.Since(p.start) > maxVirtualTime {
+			return fmt.Errorf("jobs not finished after %v of virtual time", maxVirtualTime)
 		}
 		clk.Step(time.Second)
 	}
-	obs.stop()
 	for _, job := range jobs {
-		obs.print(out, job.Name, start)
+		if err := p.print(ctx, job); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
-// boundNotStarted reports whether a pod is bound to a node whose kubelet
-// has not acted on it yet: Pending, with no container status.
-func boundNotStarted(ctx context.Context, cs *client.Clientset) (bool, error) {
-	pods, err := cs.Pods("default").List(ctx, client.ListOptions{})
+// finished counts the Jobs with a Complete or Failed condition.
+func finished(ctx context.Context, cs *client.Clientset) (int, error) {
+	list, err := cs.Jobs("default").List(ctx, client.ListOptions{})
 	if err != nil {
-		return false, fmt.Errorf("list pods: %w", err)
+		return 0, fmt.Errorf("list jobs: %w", err)
 	}
-	for _, p := range pods.Items {
-		if p.Spec.NodeName != "" && p.DeletionTimestamp == nil && p.Status.Phase == corev1.PodPending &&
-			len(p.Status.ContainerStatuses) == 0 {
-			return true, nil
+	n := 0
+	for i := range list.Items {
+		if _, ok := finalCondition(&list.Items[i]); ok {
+			n++
 		}
 	}
-	return false, nil
+	return n, nil
+}
+
+// finalCondition returns the Job's Complete or Failed condition, once
+// true.
+func finalCondition(job *batchv1.Job) (batchv1.JobCondition, bool) {
+	for _, c := range job.Status.Conditions {
+		if c.Status == corev1.ConditionTrue && (c.Type == batchv1.JobComplete || c.Type == batchv1.JobFailed) {
+			return c, true
+		}
+	}
+	return batchv1.JobCondition{}, false
 }
 
 // newJob is a one-completion Job running a busybox shell command.

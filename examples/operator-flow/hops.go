@@ -7,6 +7,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/minicp/minicp/examples/internal/flowtrace"
 	"github.com/minicp/minicp/tracing"
 )
 
@@ -52,19 +53,6 @@ func newIndex(spans []sdktrace.ReadOnlySpan) *index {
 	return ix
 }
 
-// attr returns s's attribute key as a string, "" when it has none.
-func attr(s sdktrace.ReadOnlySpan, key string) string {
-	for _, kv := range s.Attributes() {
-		if string(kv.Key) == key {
-			return kv.Value.Emit()
-		}
-	}
-	return ""
-}
-
-// component is the component that recorded s.
-func component(s sdktrace.ReadOnlySpan) string { return tracing.Step{Span: s}.Component() }
-
 // child returns the first child of parent named name whose attributes
 // include want (key, value pairs).
 func (ix *index) child(parent sdktrace.ReadOnlySpan, name string, want ...string) (sdktrace.ReadOnlySpan, error) {
@@ -91,7 +79,7 @@ func (ix *index) last(name string, want ...string) (sdktrace.ReadOnlySpan, error
 
 func matches(s sdktrace.ReadOnlySpan, want []string) bool {
 	for i := 0; i+1 < len(want); i += 2 {
-		if attr(s, want[i]) != want[i+1] {
+		if flowtrace.Attr(s, want[i]) != want[i+1] {
 			return false
 		}
 	}
@@ -103,7 +91,7 @@ func matches(s sdktrace.ReadOnlySpan, want []string) bool {
 func (ix *index) linker(target sdktrace.ReadOnlySpan, name, comp string) (sdktrace.ReadOnlySpan, error) {
 	if target != nil {
 		for _, s := range ix.linkers[target.SpanContext().SpanID()] {
-			if s.Name() == name && strings.HasPrefix(component(s), comp) {
+			if s.Name() == name && strings.HasPrefix(flowtrace.Component(s), comp) {
 				return s, nil
 			}
 		}

@@ -10,6 +10,7 @@ import (
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
+	"github.com/minicp/minicp/examples/internal/flowtrace"
 	"github.com/minicp/minicp/proxy"
 	"github.com/minicp/minicp/tracing"
 )
@@ -74,8 +75,8 @@ func podAddr(s string) string {
 func (p *printer) flow(h *hops, res *result) {
 	p.line("%s http://%s/websites {\"name\":%q,\"title\":%q} from outside the cluster, hop by hop\n",
 		res.post.method, p.d.lb, siteName, siteTitle)
-	p.line(" 1. DNS            %s asks cluster DNS at %s (the kube-dns Service, 10.96.0.10:53)", attr(h.dns, "client"), attr(h.dns, "server"))
-	p.line("%sA %s? %s %s: the Service's ClusterIP", indent, attr(h.dns, "question"), attr(h.dns, "rcode"),
+	p.line(" 1. DNS            %s asks cluster DNS at %s (the kube-dns Service, 10.96.0.10:53)", flowtrace.Attr(h.dns, "client"), flowtrace.Attr(h.dns, "server"))
+	p.line("%sA %s? %s %s: the Service's ClusterIP", indent, flowtrace.Attr(h.dns, "question"), flowtrace.Attr(h.dns, "rcode"),
 		strings.Join(attrList(h.dns, "answer"), " "))
 	p.line(" 2. TCP            %s connects to %s, the Service's load balancer (status.loadBalancer.ingress):", res.post.local, p.d.lb)
 	p.line("%sa ClusterIP is reachable from nodes and pods only; from outside, the load balancer is the way in", indent)
@@ -83,11 +84,11 @@ func (p *printer) flow(h *hops, res *result) {
 	p.httpHop(" 4. operator pod  ", h.postHTTP)
 	p.apiHop(" 5. API server    ", h.create, true)
 	p.line(" 6. watch          %s: rv=%s %s to %s watchers, among them the operator's informer",
-		h.dispatch.Name(), attr(h.dispatch, "rv"), attr(h.dispatch, "type"), attr(h.dispatch, "watchers"))
-	p.line("%s%s of %s (the leader): %s %s rv=%s", indent, h.delta.Name(), component(h.delta),
-		attr(h.delta, "informer"), attr(h.delta, "type"), attr(h.delta, "rv"))
-	p.line(" 7. reconcile      %s/%s by %s, in pod %s", attr(h.reconcile, "namespace"), attr(h.reconcile, "name"),
-		component(h.reconcile), p.d.leader)
+		h.dispatch.Name(), flowtrace.Attr(h.dispatch, "rv"), flowtrace.Attr(h.dispatch, "type"), flowtrace.Attr(h.dispatch, "watchers"))
+	p.line("%s%s of %s (the leader): %s %s rv=%s", indent, h.delta.Name(), flowtrace.Component(h.delta),
+		flowtrace.Attr(h.delta, "informer"), flowtrace.Attr(h.delta, "type"), flowtrace.Attr(h.delta, "rv"))
+	p.line(" 7. reconcile      %s/%s by %s, in pod %s", flowtrace.Attr(h.reconcile, "namespace"), flowtrace.Attr(h.reconcile, "name"),
+		flowtrace.Component(h.reconcile), p.d.leader)
 	for _, m := range h.marks {
 		var kv []string
 		for _, a := range m.Attributes() {
@@ -95,10 +96,10 @@ func (p *printer) flow(h *hops, res *result) {
 		}
 		p.line("      %-13s %s", strings.TrimPrefix(m.Name(), "reconcile."), strings.Join(kv, " "))
 	}
-	p.line("      %-13s %s %s -> %s, %s rv=%s", "write", attr(h.configMap, "method"), attr(h.configMap, "path"),
-		attr(h.configMap, "code"), tracing.HopEtcdTxn, attr(h.configMapTx, "rv"))
-	p.line(" 8. status         %s %s -> %s, %s rv=%s", attr(h.status, "method"), attr(h.status, "path"),
-		attr(h.status, "code"), tracing.HopEtcdTxn, attr(h.statusTx, "rv"))
+	p.line("      %-13s %s %s -> %s, %s rv=%s", "write", flowtrace.Attr(h.configMap, "method"), flowtrace.Attr(h.configMap, "path"),
+		flowtrace.Attr(h.configMap, "code"), tracing.HopEtcdTxn, flowtrace.Attr(h.configMapTx, "rv"))
+	p.line(" 8. status         %s %s -> %s, %s rv=%s", flowtrace.Attr(h.status, "method"), flowtrace.Attr(h.status, "path"),
+		flowtrace.Attr(h.status, "code"), tracing.HopEtcdTxn, flowtrace.Attr(h.statusTx, "rv"))
 	p.line(" 9. client reads   %s http://%s%s on a new connection from %s", res.get.method, p.d.lb, res.get.path, res.get.local)
 	p.proxyHop("      kube-proxy  ", h.getProxy)
 	p.httpHop("      pod         ", h.getHTTP)
@@ -108,9 +109,9 @@ func (p *printer) flow(h *hops, res *result) {
 }
 
 func (p *printer) proxyHop(label string, s sdktrace.ReadOnlySpan) {
-	p.line("%s accepts %s on %s for service %s", label, attr(s, "client"), attr(s, "listener"), attr(s, "service"))
+	p.line("%s accepts %s on %s for service %s", label, flowtrace.Attr(s, "client"), flowtrace.Attr(s, "listener"), flowtrace.Attr(s, "service"))
 	p.line("%sround robin over %s ready endpoints: %s, pod %s; dials it from %s", indent,
-		attr(s, "endpoints"), podAddr(attr(s, "backend")), attr(s, "pod"), attr(s, "from"))
+		flowtrace.Attr(s, "endpoints"), podAddr(flowtrace.Attr(s, "backend")), flowtrace.Attr(s, "pod"), flowtrace.Attr(s, "from"))
 }
 
 // indent lines up a hop's second line with its first.
@@ -127,18 +128,18 @@ func attrList(s sdktrace.ReadOnlySpan, key string) []string {
 }
 
 func (p *printer) httpHop(label string, s sdktrace.ReadOnlySpan) {
-	p.line("%s %s receives %s %s from %s (at %s) -> %s", label, attr(s, "pod"), attr(s, "method"), attr(s, "path"),
-		attr(s, "peer"), attr(s, "local"), attr(s, "code"))
+	p.line("%s %s receives %s %s from %s (at %s) -> %s", label, flowtrace.Attr(s, "pod"), flowtrace.Attr(s, "method"), flowtrace.Attr(s, "path"),
+		flowtrace.Attr(s, "peer"), flowtrace.Attr(s, "local"), flowtrace.Attr(s, "code"))
 }
 
 // apiHop prints an API request and, when full, the hops inside the API
 // server: the authorization, admission, validation and the etcd
 // transaction with the resourceVersion it wrote.
 func (p *printer) apiHop(label string, req sdktrace.ReadOnlySpan, full bool) {
-	p.line("%s %s %s -> %s", label, attr(req, "method"), attr(req, "path"), attr(req, "code"))
+	p.line("%s %s %s -> %s", label, flowtrace.Attr(req, "method"), flowtrace.Attr(req, "path"), flowtrace.Attr(req, "code"))
 	if full && p.apiProxy != nil {
 		p.line("      %-13s the pod's client: https://kubernetes.default.svc -> %s -> kube-proxy -> %s (endpointslice kubernetes)",
-			"via", attr(p.apiProxy, "listener"), attr(p.apiProxy, "backend"))
+			"via", flowtrace.Attr(p.apiProxy, "listener"), flowtrace.Attr(p.apiProxy, "backend"))
 	}
 	p.sub(req, tracing.HopAuthn, "the pod's ServiceAccount token")
 	if !full {
@@ -149,9 +150,9 @@ func (p *printer) apiHop(label string, req sdktrace.ReadOnlySpan, full bool) {
 	for _, s := range p.ix.children[req.SpanContext().SpanID()] {
 		switch s.Name() {
 		case tracing.HopAdmissionMutating:
-			mutating = append(mutating, attr(s, "plugin"))
+			mutating = append(mutating, flowtrace.Attr(s, "plugin"))
 		case tracing.HopAdmissionValidating:
-			validating = append(validating, attr(s, "plugin"))
+			validating = append(validating, flowtrace.Attr(s, "plugin"))
 		}
 	}
 	p.line("      %-13s mutating: %s", "admission", strings.Join(mutating, ", "))

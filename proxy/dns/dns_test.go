@@ -14,6 +14,7 @@ import (
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	discoveryv1 "github.com/minicp/minicp/api/discovery/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
+	rbacv1 "github.com/minicp/minicp/api/rbac/v1"
 	"github.com/minicp/minicp/apiserver/apiservertest"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/cluster/clustertest"
@@ -198,4 +199,31 @@ func TestEnsureService(t *testing.T) {
 	require.Len(t, svc.Spec.Ports, 3)
 	assert.Equal(t, corev1.ProtocolUDP, svc.Spec.Ports[0].Protocol)
 	assert.Contains(t, svc.Labels, "service.kubernetes.io/service-proxy-name")
+}
+
+// TestEnsureRBAC: the coredns ServiceAccount is bound to system:coredns,
+// which reads what the server answers from; a second call changes
+// nothing.
+func TestEnsureRBAC(t *testing.T) {
+	cs := clustertest.InMemoryClientset(t, apiservertest.New(t))
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	require.NoError(t, dns.EnsureRBAC(ctx, cs))
+	require.NoError(t, dns.EnsureRBAC(ctx, cs), "again")
+	_, err := cs.ServiceAccounts("kube-system").Get(ctx, dns.ServiceAccountName, client.GetOptions{})
+	require.NoError(t, err, "service account")
+	bindings, err := client.NewResource[*rbacv1.ClusterRoleBinding, *rbacv1.ClusterRoleBindingList](cs.Client(),
+		rbacv1.SchemeGroupVersion.WithResource("clusterrolebindings"))
+	require.NoError(t, err)
+	b, err := bindings.Get(ctx, dns.RoleName, client.GetOptions{})
+	require.NoError(t, err, "binding")
+	assert.Equal(t, dns.RoleName, b.RoleRef.Name)
+	assert.Equal(t, []rbacv1.Subject{{Kind: "ServiceAccount", Name: "coredns", Namespace: "kube-system"}}, b.Subjects)
+	roles, err := client.NewResource[*rbacv1.ClusterRole, *rbacv1.ClusterRoleList](cs.Client(),
+		rbacv1.SchemeGroupVersion.WithResource("clusterroles"))
+	require.NoError(t, err)
+	r, err := roles.Get(ctx, dns.RoleName, client.GetOptions{})
+	require.NoError(t, err, "role")
+	require.Len(t, r.Rules, 2)
+	assert.Equal(t, []string{"endpointslices"}, r.Rules[1].Resources)
 }

@@ -39,7 +39,10 @@
 // says which; callers hand it to whatever resolves names in the cluster.
 // EnsureService creates the kube-dns Service in kube-system
 // (10.96.0.10) as upstream clusters have it, labelled so that kube-proxy
-// leaves it to this server.
+// leaves it to this server. EnsureRBAC creates the ServiceAccount
+// kube-system/coredns and its ClusterRole system:coredns, whose list
+// and watch of Services and EndpointSlices are all the server needs: a
+// cluster runs the server as that ServiceAccount.
 //
 // Upstream: github.com/coredns/coredns/plugin/kubernetes and the
 // Kubernetes DNS specification (dns-spec.md in kubernetes/dns).

@@ -36,10 +36,13 @@ const proxyDialTimeout = 5 * time.Second
 //
 // It relays the request, any method, to the pod's server (for a Service,
 // a ready endpoint's, picked at random) at path, and its answer back, as
-// `kubectl proxy` users and dashboards reach in-cluster servers. The
-// client's credentials are not passed on. Pods are dialled through the
-// DialFunc it was given, which maps pod IPs to where minicp's simulated
-// servers listen.
+// `kubectl proxy` users and dashboards reach in-cluster servers. Links
+// in the answer that point at the server itself (HTML attributes, a
+// redirect's Location) are rewritten to stay under the proxy path (see
+// rewritingTransport), and a GET of .../proxy with no path is redirected
+// to .../proxy/. The client's credentials are not passed on. Pods are
+// dialled through the DialFunc it was given, which maps pod IPs to where
+// minicp's simulated servers listen.
 //
 // Errors are Status objects: a missing pod or service is 404; a pod with
 // no IP, a port that is not the service's, 400; a service with no ready
@@ -108,13 +111,20 @@ func (p *ResourceProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if scheme == "" {
 		scheme = "http"
 	}
-	// The path after .../{name}/proxy, as the client sent it.
+	// The path after .../{name}/proxy, as the client sent it, and the
+	// proxy path before it.
 	marker := "/" + p.resource + "/" + info.Name + "/proxy"
-	rest := ""
+	prefix, rest := r.URL.Path, ""
 	if i := strings.Index(r.URL.Path, marker); i >= 0 {
-		rest = r.URL.Path[i+len(marker):]
+		prefix, rest = r.URL.Path[:i+len(marker)], r.URL.Path[i+len(marker):]
 	}
 	if rest == "" {
+		if r.Method == http.MethodGet || r.Method == http.MethodHead {
+			// As upstream: the server's root is .../proxy/, so that the
+			// relative links of its page resolve under the proxy path.
+			redirectToRoot(w, r)
+			return
+		}
 		rest = "/"
 	}
 	loc := &url.URL{Scheme: scheme, Host: target, Path: rest, RawQuery: r.URL.RawQuery}
@@ -124,7 +134,7 @@ func (p *ResourceProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			pr.Out.Host = loc.Host
 			stripCredentials(pr.Out.Header)
 		},
-		Transport: p.transport,
+		Transport: &rewritingTransport{pathPrepend: prefix, clientHost: r.Host, next: p.transport},
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
 			if errors.Is(err, context.Canceled) {
 				return // the client went away
@@ -133,6 +143,19 @@ func (p *ResourceProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		},
 	}
 	proxy.ServeHTTP(w, r)
+}
+
+// redirectToRoot answers 301 Moved Permanently to r's path with a
+// trailing slash, keeping the query.
+//
+// Upstream: k8s.io/apimachinery/pkg/util/proxy (proxyRedirectsforRootPath).
+func redirectToRoot(w http.ResponseWriter, r *http.Request) {
+	loc := r.URL.Path + "/"
+	if r.URL.RawQuery != "" {
+		loc += "?" + r.URL.RawQuery
+	}
+	w.Header().Set("Location", loc)
+	w.WriteHeader(http.StatusMovedPermanently)
 }
 
 // splitProxyName splits [scheme:]name[:port].

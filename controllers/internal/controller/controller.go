@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sync"
 
+	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 
@@ -43,7 +44,10 @@ type Options struct {
 	Metrics *metrics.Metrics
 	// Tracing, when set, makes each reconcile a span of component
 	// "controller/<Name>", linked to the writes whose events enqueued
-	// its Request. Defaults to nil: nothing traced.
+	// its Request and to the reconcile that requeued it (after an error
+	// or a RequeueAfter, which the span records as requeueAfter) when
+	// a write caused that one.
+	// Defaults to nil: nothing traced.
 	Tracing *tracing.Tracing
 }
 
@@ -326,12 +330,21 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 //
 // Upstream: sigs.k8s.io/controller-runtime/pkg/internal/controller
 // (Controller.reconcileHandler).
-func (c *Controller) reconcileHandler(ctx context.Context, req reconcile.Request, causes []int64) {
+func (c *Controller) reconcileHandler(ctx context.Context, req reconcile.Request, causes causes) {
 	log := c.log.With("reconcileID", rand.Text(), "namespace", req.Namespace, "name", req.Name)
 	ctx = logging.NewContext(ctx, log)
 	log.DebugContext(ctx, "reconcile", "hop", tracing.HopReconcile)
 	ctx, span := c.startReconcileSpan(ctx, req, causes)
 	defer span.End()
+
+	// A requeue links the next reconcile to this one only when a write
+	// caused this one: a reconcile that ran because time passed does not
+	// pass the link on, or a controller that requeues itself every few
+	// seconds would trace forever after a single traced write.
+	var by trace.SpanContext
+	if len(causes.revs) > 0 {
+		by = span.SpanContext()
+	}
 
 	start := c.clock.Now()
 	result, err := c.reconcile(ctx, req)
@@ -345,29 +358,30 @@ func (c *Controller) reconcileHandler(ctx context.Context, req reconcile.Request
 		// Stopping: the error is most likely the cancellation itself,
 		// and the Request is dropped with the queue anyway.
 		log.DebugContext(ctx, "reconcile ended by shutdown", "err", err)
-		c.queue.done(req, requeueNone, 0)
+		c.queue.done(req, requeueNone, 0, by)
 	case errors.Is(err, reconcile.TerminalError(nil)):
 		log.ErrorContext(ctx, "reconcile failed, not retrying", "err", err)
 		c.metrics.ObserveReconcile(c.name, metrics.ResultError, elapsed)
-		c.queue.done(req, requeueNone, 0)
+		c.queue.done(req, requeueNone, 0, by)
 	case errors.As(err, &pe):
 		log.ErrorContext(ctx, "reconciler panicked, retrying", "err", err, "stack", string(pe.stack))
 		c.metrics.ObserveReconcile(c.name, metrics.ResultError, elapsed)
-		c.queue.done(req, requeueRateLimited, 0)
+		c.queue.done(req, requeueRateLimited, 0, by)
 	case err != nil:
 		// The Result is ignored with an error, as upstream does.
 		log.WarnContext(ctx, "reconcile failed, retrying", "err", err)
 		c.metrics.ObserveReconcile(c.name, metrics.ResultError, elapsed)
-		c.queue.done(req, requeueRateLimited, 0)
+		c.queue.done(req, requeueRateLimited, 0, by)
 	case result.RequeueAfter > 0:
 		c.metrics.ObserveReconcile(c.name, metrics.ResultRequeueAfter, elapsed)
-		c.queue.done(req, requeueAfter, result.RequeueAfter)
+		span.SetAttributes(attribute.Stringer("requeueAfter", result.RequeueAfter))
+		c.queue.done(req, requeueAfter, result.RequeueAfter, by)
 	case result.Requeue:
 		c.metrics.ObserveReconcile(c.name, metrics.ResultRequeue, elapsed)
-		c.queue.done(req, requeueRateLimited, 0)
+		c.queue.done(req, requeueRateLimited, 0, by)
 	default:
 		c.metrics.ObserveReconcile(c.name, metrics.ResultSuccess, elapsed)
-		c.queue.done(req, requeueNone, 0)
+		c.queue.done(req, requeueNone, 0, by)
 	}
 }
 

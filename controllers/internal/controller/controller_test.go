@@ -430,7 +430,7 @@ func TestDueDelayIsWork(t *testing.T) {
 	q := newQueue("test", clk, workqueue.DefaultControllerRateLimiter[reconcile.Request](clk), nil, false)
 	q.setRunning()
 	q.mu.Lock()
-	q.addAfterLocked(request("later"), time.Minute)
+	q.addAfterLocked(request("later"), time.Minute, causes{})
 	q.mu.Unlock()
 	idle, changed := q.idle()
 	assert.True(t, idle, "a delay not yet due is not work")

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/minicp/minicp/clock"
 	"github.com/minicp/minicp/controllers/handler"
 	"github.com/minicp/minicp/controllers/reconcile"
@@ -58,11 +60,29 @@ type queue struct {
 	running bool
 	// shuttingDown is set by shutDown: Adds are dropped and get returns.
 	shuttingDown bool
-	// causes holds, per Request waiting in ready, the revisions of the
-	// traced changes that enqueued it (at most maxCauses), for the
-	// reconcile's span; kept only when recordCauses is set.
-	causes       map[reconcile.Request][]int64
+	// causes holds, per Request waiting in ready, what enqueued it (at
+	// most maxCauses of each kind), for the reconcile's span; delayed
+	// holds the same for the Requests in waiting. Both are kept only
+	// when recordCauses is set.
+	causes       map[reconcile.Request]causes
+	delayed      map[reconcile.Request]causes
 	recordCauses bool
+}
+
+// causes are what enqueued a Request: the revisions of the changes whose
+// events did, and the reconciles that requeued it (after an error or a
+// RequeueAfter), so a reconcile that runs because time passed is still
+// linked to the one that decided to wait.
+type causes struct {
+	revs      []int64
+	reconcile []trace.SpanContext
+}
+
+// merge adds o's causes to c's, up to maxCauses of each kind.
+func (c causes) merge(o causes) causes {
+	c.revs = append(c.revs, o.revs[:min(len(o.revs), max(maxCauses-len(c.revs), 0))]...)
+	c.reconcile = append(c.reconcile, o.reconcile[:min(len(o.reconcile), max(maxCauses-len(c.reconcile), 0))]...)
+	return c
 }
 
 var _ handler.Queue = (*queue)(nil)
@@ -71,7 +91,8 @@ var _ handler.Queue = (*queue)(nil)
 // go to m, when not nil.
 func newQueue(name string, clk clock.Clock, limiter workqueue.RateLimiter[reconcile.Request], m *workqueue.Metrics, recordCauses bool) *queue {
 	return &queue{
-		causes:       map[reconcile.Request][]int64{},
+		causes:       map[reconcile.Request]causes{},
+		delayed:      map[reconcile.Request]causes{},
 		recordCauses: recordCauses,
 		clock:        clk,
 		limiter:      limiter,
@@ -113,8 +134,8 @@ func (q *queue) AddCausedBy(req reconcile.Request, rev int64) {
 	if q.shuttingDown {
 		return
 	}
-	if q.recordCauses && rev > 0 && len(q.causes[req]) < maxCauses {
-		q.causes[req] = append(q.causes[req], rev)
+	if q.recordCauses && rev > 0 {
+		q.causes[req] = q.causes[req].merge(causes{revs: []int64{rev}})
 	}
 	q.ready.Add(req)
 	q.notifyLocked()
@@ -123,12 +144,12 @@ func (q *queue) AddCausedBy(req reconcile.Request, rev int64) {
 // get takes the next ready Request, waiting for one, with the causes
 // recorded for it; it returns false once the queue shuts down or ctx
 // ends. The caller must call done.
-func (q *queue) get(ctx context.Context) (reconcile.Request, []int64, bool) {
+func (q *queue) get(ctx context.Context) (reconcile.Request, causes, bool) {
 	q.mu.Lock()
 	for {
 		if q.shuttingDown {
 			q.mu.Unlock()
-			return reconcile.Request{}, nil, false
+			return reconcile.Request{}, causes{}, false
 		}
 		if q.ready.Len() > 0 {
 			req, _ := q.ready.Get() // does not block: see ready
@@ -144,7 +165,7 @@ func (q *queue) get(ctx context.Context) (reconcile.Request, []int64, bool) {
 		q.mu.Unlock()
 		select {
 		case <-ctx.Done():
-			return reconcile.Request{}, nil, false
+			return reconcile.Request{}, causes{}, false
 		case <-ch:
 		}
 		q.mu.Lock()
@@ -165,38 +186,53 @@ const (
 )
 
 // done finishes req, taken by get, and requeues it as r says (after
-// delay, for requeueAfter). A Request added while it was reconciled is
-// ready again at once.
-func (q *queue) done(req reconcile.Request, r requeue, delay time.Duration) {
+// delay, for requeueAfter); by is the span of the reconcile that asked,
+// which the next reconcile of a requeued req links to when it is valid.
+// A Request added while it was reconciled is ready again at once.
+func (q *queue) done(req reconcile.Request, r requeue, delay time.Duration, by trace.SpanContext) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	var c causes
+	if q.recordCauses && by.IsValid() {
+		c.reconcile = []trace.SpanContext{by}
+	}
 	switch r {
 	case requeueNone:
 		q.limiter.Forget(req)
 	case requeueRateLimited:
-		q.addAfterLocked(req, q.limiter.When(req))
+		q.addAfterLocked(req, q.limiter.When(req), c)
 	case requeueAfter:
 		q.limiter.Forget(req)
-		q.addAfterLocked(req, delay)
+		q.addAfterLocked(req, delay, c)
 	}
 	q.ready.Done(req)
 	q.processing--
 	q.notifyLocked()
 }
 
-// addAfterLocked adds req once d has passed on the clock; d <= 0 adds it
-// now. A Request already waiting keeps the earlier of its two times.
-func (q *queue) addAfterLocked(req reconcile.Request, d time.Duration) {
+// addAfterLocked adds req, caused by c, once d has passed on the clock;
+// d <= 0 adds it now. A Request already waiting keeps the earlier of its
+// two times, and both causes.
+func (q *queue) addAfterLocked(req reconcile.Request, d time.Duration, c causes) {
 	if q.shuttingDown {
 		return
 	}
 	// Every requeue counts, as upstream's AddAfter counts it.
 	q.metrics.Retry(q.name)
 	if d <= 0 {
+		q.addCausesLocked(q.causes, req, c)
 		q.ready.Add(req)
 		return
 	}
+	q.addCausesLocked(q.delayed, req, c)
 	q.waiting.AddAt(req, q.clock.Now().Add(d))
+}
+
+// addCausesLocked adds c to req's causes in m, when there are any.
+func (q *queue) addCausesLocked(m map[reconcile.Request]causes, req reconcile.Request, c causes) {
+	if len(c.revs) > 0 || len(c.reconcile) > 0 {
+		m[req] = m[req].merge(c)
+	}
 }
 
 // runDelays moves Requests whose delay has passed into ready whenever
@@ -215,6 +251,8 @@ func (q *queue) runDelays(ctx context.Context) {
 				break
 			}
 			if !q.shuttingDown {
+				q.addCausesLocked(q.causes, req, q.delayed[req])
+				delete(q.delayed, req)
 				q.ready.Add(req)
 				moved = true
 			}

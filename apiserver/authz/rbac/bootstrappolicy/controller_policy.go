@@ -88,6 +88,14 @@ var controllerRoles = map[string][]*ruleBuilder{
 		rule("create").groups(legacyGroup).resources("serviceaccounts"),
 		eventsRule(),
 	},
+	// minicp's proxy writes LoadBalancer Services' ingress in this
+	// role's name, as the service controller of a cloud provider does.
+	"service-controller": {
+		rule("get", "list", "watch").groups(legacyGroup).resources("services"),
+		rule("patch", "update").groups(legacyGroup).resources("services/status"),
+		rule("list", "watch").groups(legacyGroup).resources("nodes"),
+		eventsRule(),
+	},
 	"ttl-after-finished-controller": {
 		rule("get", "list", "watch", "delete").groups(batchGroup).resources("jobs"),
 		eventsRule(),
