@@ -197,16 +197,30 @@ func NodeName(i int) string { return fmt.Sprintf("minicp-node-%d", i+1) }
 // start runs every component until ctx is done; wg waits for them.
 func (comps *components) start(ctx context.Context, wg *sync.WaitGroup, c *Cluster) {
 	if n := comps.network; n != nil {
-		// DNS first: the proxy leaves the kube-dns Service to it.
 		wg.Go(func() {
-			if err := n.dns.Start(ctx); err != nil && ctx.Err() == nil {
-				c.log.Error("dns stopped", "err", err)
+			// One process at a time serves a host's Service network (see
+			// acquireHostNetwork).
+			release, err := acquireHostNetwork(ctx, c.log)
+			if err != nil {
+				if ctx.Err() == nil {
+					c.log.Error("service network not started", "err", err)
+				}
+				return
 			}
-		})
-		wg.Go(func() {
-			if err := n.proxy.Start(ctx); err != nil && ctx.Err() == nil {
-				c.log.Error("kube-proxy stopped", "err", err)
-			}
+			defer release()
+			var netWG sync.WaitGroup
+			// DNS first: the proxy leaves the kube-dns Service to it.
+			netWG.Go(func() {
+				if err := n.dns.Start(ctx); err != nil && ctx.Err() == nil {
+					c.log.Error("dns stopped", "err", err)
+				}
+			})
+			netWG.Go(func() {
+				if err := n.proxy.Start(ctx); err != nil && ctx.Err() == nil {
+					c.log.Error("kube-proxy stopped", "err", err)
+				}
+			})
+			netWG.Wait()
 		})
 	}
 	if comps.controllerManager != nil {
