@@ -2,7 +2,9 @@ package apiserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/minicp/minicp/api/apierrors"
 	corev1 "github.com/minicp/minicp/api/core/v1"
@@ -24,12 +26,19 @@ func (s *Server) EnsureSystemNamespaces(ctx context.Context) error {
 	if !ok {
 		return fmt.Errorf("namespaces are not served")
 	}
-	for _, name := range SystemNamespaces {
-		ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}
-		_, err := store.Create(ctx, ns, nil, registry.CreateOptions{})
-		if err != nil && !apierrors.IsAlreadyExists(err) {
-			return fmt.Errorf("create namespace %s: %w", name, err)
-		}
+	// At once: each is one etcd write, and a cluster's start waits for
+	// all of them.
+	errs := make([]error, len(SystemNamespaces))
+	var wg sync.WaitGroup
+	for i, name := range SystemNamespaces {
+		wg.Go(func() {
+			ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: name}}
+			_, err := store.Create(ctx, ns, nil, registry.CreateOptions{})
+			if err != nil && !apierrors.IsAlreadyExists(err) {
+				errs[i] = fmt.Errorf("create namespace %s: %w", name, err)
+			}
+		})
 	}
-	return nil
+	wg.Wait()
+	return errors.Join(errs...)
 }

@@ -226,6 +226,17 @@ func reconcile[T runtime.Object](ctx context.Context, store *registry.Store, sto
 		if reflect.ValueOf(merge(obj.(T), want)).IsNil() {
 			return revisionOf(obj), nil // up to date, or protected
 		}
+	} else {
+		// Missing when read: a create, without the read of etcd an
+		// update starts with. Another API server on the same etcd may
+		// have created it since; then reconcile it as any stored object.
+		obj, err := store.Create(ctx, want.DeepCopyObject(), nil, registry.CreateOptions{})
+		if err == nil {
+			return revisionOf(obj), nil
+		}
+		if !apierrors.IsAlreadyExists(err) {
+			return 0, err
+		}
 	}
 	obj, _, err := store.Update(ctx, "", name, func(_ context.Context, old runtime.Object) (runtime.Object, error) {
 		if old == nil {

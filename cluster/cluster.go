@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	clientv3 "go.etcd.io/etcd/client/v3"
+	"golang.org/x/sync/errgroup"
 
 	apiextensionsv1 "github.com/minicp/minicp/api/apiextensions/v1"
 	"github.com/minicp/minicp/apiserver"
@@ -321,35 +322,45 @@ func (c *Cluster) Start(ctx context.Context) (err error) {
 		ln.Close()
 		return fmt.Errorf("cluster: %w", err)
 	}
-	if err := server.EnsureKubernetesService(ctx, ln.Addr().(*net.TCPAddr).AddrPort()); err != nil {
-		ln.Close()
-		return fmt.Errorf("cluster: %w", err)
-	}
-	if !c.opts.DisableServiceNetwork {
-		if err := c.ensureDNSService(ctx, server); err != nil {
-			ln.Close()
-			return fmt.Errorf("cluster: %w", err)
-		}
-	}
-	if err := c.installCRDs(ctx, server); err != nil {
-		ln.Close()
-		return err
-	}
 	c.mu.Lock()
 	c.server, c.addr, c.certs = server, ln.Addr().String(), certs
 	c.transport = &http.Transport{TLSClientConfig: certs.clientTLS()}
 	c.mu.Unlock()
 	defer c.transport.CloseIdleConnections()
 
+	// The Services, the CRDs and the components' construction (their
+	// certificates and clients) do not depend on one another: done at
+	// once, the start waits for the slowest rather than for their sum.
+	var comps *components
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error {
+		if err := server.EnsureKubernetesService(gctx, ln.Addr().(*net.TCPAddr).AddrPort()); err != nil {
+			return fmt.Errorf("cluster: %w", err)
+		}
+		return nil
+	})
+	if !c.opts.DisableServiceNetwork {
+		g.Go(func() error {
+			if err := c.ensureDNSService(gctx, server); err != nil {
+				return fmt.Errorf("cluster: %w", err)
+			}
+			return nil
+		})
+	}
+	g.Go(func() error { return c.installCRDs(gctx, server) })
+	g.Go(func() (err error) {
+		comps, err = c.newComponents(server)
+		return err
+	})
+	if err := g.Wait(); err != nil {
+		ln.Close()
+		return err
+	}
+
 	compactor := storage.NewCompactor(etcdClient, storage.CompactorOptions{
 		Interval: c.opts.CompactionInterval, Clock: c.opts.Clock, Logger: c.log,
 	})
 	wg.Go(func() { _ = compactor.Start(serverCtx) })
-	comps, err := c.newComponents(server)
-	if err != nil {
-		ln.Close()
-		return err
-	}
 	comps.start(compCtx, &compWG, c)
 	c.mu.Lock()
 	c.comps = comps

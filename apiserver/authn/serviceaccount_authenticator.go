@@ -50,7 +50,8 @@ type ServiceAccountTokensOptions struct {
 // Upstream: k8s.io/kubernetes/pkg/serviceaccount (jwtTokenAuthenticator,
 // validator.Validate).
 type ServiceAccountTokens struct {
-	opts ServiceAccountTokensOptions
+	opts     ServiceAccountTokensOptions
+	verified verifiedTokens
 }
 
 var (
@@ -87,31 +88,11 @@ var signatureAlgorithms = []jose.SignatureAlgorithm{jose.RS256, jose.ES256, jose
 
 // AuthenticateToken implements TokenAuthenticator.
 func (a *ServiceAccountTokens) AuthenticateToken(ctx context.Context, token string) (*TokenResponse, bool, error) {
-	// Three dot-separated parts is the form of a JWS; anything else is
-	// some other authenticator's token.
-	if strings.Count(token, ".") != 2 {
-		return nil, false, nil
+	claims, ok, err := a.verify(token)
+	if !ok || err != nil {
+		return nil, false, err
 	}
-	tok, err := jwt.ParseSigned(token, signatureAlgorithms)
-	if err != nil {
-		return nil, false, nil
-	}
-	var unverified jwt.Claims
-	if err := tok.UnsafeClaimsWithoutVerification(&unverified); err != nil || unverified.Issuer != a.opts.Issuer {
-		return nil, false, nil
-	}
-	var public jwt.Claims
-	var private privateClaims
-	verified := false
-	for _, key := range a.opts.Keys {
-		if err := tok.Claims(key, &public, &private); err == nil {
-			verified = true
-			break
-		}
-	}
-	if !verified {
-		return nil, false, errors.New("invalid bearer token, service account token signature could not be verified")
-	}
+	public, private := claims.public, claims.private
 	wanted, ok := AudiencesFrom(ctx)
 	if !ok || len(wanted) == 0 {
 		wanted = a.opts.APIAudiences
@@ -138,6 +119,35 @@ func (a *ServiceAccountTokens) AuthenticateToken(ctx context.Context, token stri
 		return nil, false, err
 	}
 	return &TokenResponse{User: serviceAccountUser(k, public.ID), Audiences: auds}, true, nil
+}
+
+// verify returns token's claims once its signature checks out with one of
+// the keys. ok is false, with no error, for a token that is not a service
+// account token of the issuer: another authenticator may know it.
+func (a *ServiceAccountTokens) verify(token string) (claims verifiedClaims, ok bool, err error) {
+	if c, ok := a.verified.get(token); ok {
+		return c, true, nil
+	}
+	// Three dot-separated parts is the form of a JWS; anything else is
+	// some other authenticator's token.
+	if strings.Count(token, ".") != 2 {
+		return claims, false, nil
+	}
+	tok, err := jwt.ParseSigned(token, signatureAlgorithms)
+	if err != nil {
+		return claims, false, nil
+	}
+	var unverified jwt.Claims
+	if err := tok.UnsafeClaimsWithoutVerification(&unverified); err != nil || unverified.Issuer != a.opts.Issuer {
+		return claims, false, nil
+	}
+	for _, key := range a.opts.Keys {
+		if err := tok.Claims(key, &claims.public, &claims.private); err == nil {
+			a.verified.add(token, claims)
+			return claims, true, nil
+		}
+	}
+	return claims, false, errors.New("invalid bearer token, service account token signature could not be verified")
 }
 
 // validateObjects checks that the service account and the bound objects

@@ -274,3 +274,29 @@ func TestKeyIDIsStable(t *testing.T) {
 	assert.Equal(t, a, jwks.Keys[0].KeyID)
 	assert.Equal(t, "ES256", jwks.Keys[0].Algorithm)
 }
+
+// TestVerifiedTokenStillChecked: a token whose signature was verified
+// once is remembered, but its lifetime and its ServiceAccount are still
+// checked on every use.
+func TestVerifiedTokenStillChecked(t *testing.T) {
+	f := newSAFixture(t, ecKey(t))
+	token := f.issue(t, authn.TokenOptions{Expiration: 10 * time.Minute})
+	for range 2 {
+		_, ok, err := f.tokens.AuthenticateToken(t.Context(), token)
+		require.NoError(t, err)
+		require.True(t, ok)
+	}
+	f.clock.Step(12 * time.Minute) // past the minute of leeway
+	_, ok, err := f.tokens.AuthenticateToken(t.Context(), token)
+	assert.False(t, ok)
+	assert.EqualError(t, err, "service account token has expired")
+
+	token = f.issue(t, authn.TokenOptions{})
+	_, ok, err = f.tokens.AuthenticateToken(t.Context(), token)
+	require.NoError(t, err)
+	require.True(t, ok)
+	delete(f.objs.sas, "ns/robot")
+	_, ok, err = f.tokens.AuthenticateToken(t.Context(), token)
+	assert.False(t, ok)
+	assert.True(t, apierrors.IsNotFound(err), "token of a deleted ServiceAccount: %v", err)
+}

@@ -46,13 +46,15 @@ func TestManyClustersOnOneEtcd(t *testing.T) {
 
 // BenchmarkNewOnSharedEtcd measures what clustertest.New costs a test on
 // the package's shared etcd: a cluster (API server and caches,
-// controller-manager, scheduler, one node) under a fresh prefix, from
-// New to Ready, then stopped. Run with:
+// controller-manager, scheduler, one node; no Service network, as
+// clustertest.New's default) under a fresh prefix, from New to Ready,
+// then stopped. Run with:
 //
 //	go test -run='^$' -bench=BenchmarkNewOnSharedEtcd -benchtime=20x ./cluster/clustertest/
 func BenchmarkNewOnSharedEtcd(b *testing.B) {
 	for b.Loop() {
-		c, err := cluster.New(cluster.Options{Etcd: storagetest.Client(b), StoragePrefix: storagetest.Prefix(b), Nodes: 1})
+		c, err := cluster.New(cluster.Options{Etcd: storagetest.Client(b), StoragePrefix: storagetest.Prefix(b), Nodes: 1,
+			DisableServiceNetwork: true})
 		if err != nil {
 			b.Fatal(err)
 		}
