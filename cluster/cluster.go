@@ -94,8 +94,11 @@ type Options struct {
 	// root-ca-certificate-publisher-controller keeps in every namespace)
 	// and its namespace at /var/run/secrets/kubernetes.io/serviceaccount,
 	// from a projected kube-api-access-<random> volume whose token the
-	// kubelet requests. Off by default, as in envtest: a pod can then be
-	// created before its namespace's "default" service account exists.
+	// kubelet requests. Ready then also waits until the default
+	// namespace has its "default" ServiceAccount and kube-root-ca.crt.
+	// Off by default, as in envtest: a pod can then be created before its
+	// namespace's "default" service account exists. `minicp up` turns it
+	// on, as kube-apiserver.
 	ServiceAccountAdmission bool
 	// AuthorizationMode is the API server's (apiserver.Options), as
 	// kube-apiserver's --authorization-mode: a comma-separated list of
@@ -379,6 +382,10 @@ func (c *Cluster) Start(ctx context.Context) (err error) {
 	if err := comps.waitReady(ctx); err != nil {
 		_ = shutdown()
 		return fmt.Errorf("cluster: components: %w", err)
+	}
+	if err := c.waitServiceAccountReady(ctx, server); err != nil {
+		_ = shutdown()
+		return err
 	}
 	close(c.readyCh)
 	c.log.Info("cluster ready", "url", c.URL())

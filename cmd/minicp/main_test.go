@@ -22,6 +22,9 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
 
+	corev1 "github.com/minicp/minicp/api/core/v1"
+	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/storage/storagetest"
 )
 
@@ -175,6 +178,14 @@ func TestUpRejectsABadSchedulerConfig(t *testing.T) {
 	assert.ErrorContains(t, err, "--scheduler-config")
 }
 
+func TestUpRejectsAnAdmissionPluginItCannotDisable(t *testing.T) {
+	dataDir := filepath.Join(t.TempDir(), "etcd")
+	err := execute(t.Context(), []string{"up", "--listen", "127.0.0.1:0", "--data-dir", dataDir,
+		"--disable-admission-plugins", "ServiceAccount,NamespaceLifecycle"}, io.Discard, io.Discard)
+	assert.EqualError(t, err, `--disable-admission-plugins: "NamespaceLifecycle" cannot be turned off; only ServiceAccount can`)
+	assert.NoDirExists(t, dataDir, "etcd never started")
+}
+
 // TestUp runs `minicp up` as a user would, with an embedded etcd and an
 // audit log, reads its banner, and stops it as Ctrl-C would: the
 // default verbosity logs nothing, and the audit log holds one
@@ -224,6 +235,15 @@ func TestUp(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(data), "server: https://127.0.0.1:")
 
+	// As kube-apiserver, up runs the ServiceAccount admission plugin, and
+	// is Ready only once a pod can be created in default straight away.
+	pod, err := clientsetOf(t, kubeconfig).Pods("default").Create(t.Context(), &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "box"},
+		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "busybox"}}}}, client.WriteOptions{})
+	require.NoError(t, err, "a pod created as soon as up is ready")
+	assert.Equal(t, "default", pod.Spec.ServiceAccountName)
+	require.Len(t, pod.Spec.Volumes, 1, "the token volume")
+	assert.Regexp(t, "^kube-api-access-", pod.Spec.Volumes[0].Name)
+
 	cancel()
 	go io.Copy(io.Discard, pr) //nolint:errcheck // drain the "stopped" line
 	require.NoError(t, <-done)
@@ -257,4 +277,18 @@ func TestUp(t *testing.T) {
 	for _, user := range []string{"system:kube-controller-manager", "system:kube-scheduler", "system:node:minicp-node-1"} {
 		assert.True(t, users[user], "the components act as themselves: %s in %v", user, users)
 	}
+}
+
+// clientsetOf is a client of the cluster a kubeconfig file names, closed
+// when t ends.
+func clientsetOf(t *testing.T, kubeconfig string) *client.Clientset {
+	t.Helper()
+	cfg, err := client.LoadKubeconfig(kubeconfig)
+	require.NoError(t, err)
+	cl, err := client.New(cfg)
+	require.NoError(t, err)
+	t.Cleanup(cl.CloseIdleConnections)
+	cs, err := client.NewClientset(cl)
+	require.NoError(t, err)
+	return cs
 }

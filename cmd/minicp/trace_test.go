@@ -49,14 +49,7 @@ func TestTrace(t *testing.T) {
 	}
 	assert.Contains(t, strings.Join(banner, "\n"), "  tracing:     on")
 
-	cfg, err := client.LoadKubeconfig(kubeconfig)
-	require.NoError(t, err)
-	cl, err := client.New(cfg)
-	require.NoError(t, err)
-	defer cl.CloseIdleConnections()
-	cs, err := client.NewClientset(cl)
-	require.NoError(t, err)
-	_, err = cs.Pods("default").Create(t.Context(), &corev1.Pod{
+	_, err := clientsetOf(t, kubeconfig).Pods("default").Create(t.Context(), &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: "web"},
 		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "web", Image: "nginx"}}},
 	}, client.WriteOptions{})

@@ -32,13 +32,15 @@ type upOptions struct {
 	authzMode       string
 	schedulerConfig string
 	controllers     []string
-	nodes           int
-	logLevel        string
-	verbosity       int
-	auditLogPath    string
-	profiling       bool
-	trace           bool
-	webAddress      string
+	// disableAdmission is --disable-admission-plugins.
+	disableAdmission []string
+	nodes            int
+	logLevel         string
+	verbosity        int
+	auditLogPath     string
+	profiling        bool
+	trace            bool
+	webAddress       string
 }
 
 // newUpCommand is `minicp up`.
@@ -80,6 +82,7 @@ and exits before starting anything.`,
 	f.StringVar(&o.storagePrefix, "storage-prefix", "/registry", "The etcd key prefix of this cluster: clusters sharing one etcd use distinct prefixes.")
 	f.StringVar(&o.tokenAuthFile, "token-auth-file", "", `A CSV file of extra users, as kube-apiserver's: one token,user,uid,"group1,group2" per line.`)
 	f.StringVar(&o.authzMode, "authorization-mode", cluster.DefaultAuthorizationMode, "Who may do what, a comma-separated list asked in order: Node (kubelets, their own node's objects), RBAC (what Roles and ClusterRoles grant), AlwaysAllow (anyone anything), AllowAuthenticated (any authenticated user anything). system:masters, such as the admin, may always do anything.")
+	f.StringSliceVar(&o.disableAdmission, "disable-admission-plugins", nil, "Admission plugins to turn off, as kube-apiserver's flag. Only ServiceAccount may be named: without it, pods get no service account token, as in envtest.")
 	f.StringVar(&o.schedulerConfig, "scheduler-config", "", "A KubeSchedulerConfiguration file enabling plugins and setting weights. Empty runs the default profile.")
 	f.StringSliceVar(&o.controllers, "controllers", []string{"*"}, "The controllers to run, as kube-controller-manager's flag: '*' is all, 'foo' enables and '-foo' disables one; '' runs none.")
 	f.IntVar(&o.nodes, "nodes", 1, "How many simulated nodes (kubelets) to run; 0 runs no scheduler and no node.")
@@ -90,6 +93,24 @@ and exits before starting anything.`,
 	f.BoolVar(&o.trace, "trace", false, "Trace every request and what it causes across the components, for \"minicp trace KIND/NAME\" and the web view to show (the last 20000 spans are kept).")
 	f.StringVar(&o.webAddress, "web-address", "127.0.0.1:8001", "The loopback address of the web view, a live page of the cluster (with --trace, of each request's hops); empty turns it off.")
 	return cmd
+}
+
+// serviceAccountAdmission reports whether the ServiceAccount admission
+// plugin runs: on, as kube-apiserver has it, unless
+// --disable-admission-plugins names it. minicp's other plugins always
+// run, so naming one of them is an error rather than a flag ignored.
+func (o *upOptions) serviceAccountAdmission() (bool, error) {
+	on := true
+	for _, name := range o.disableAdmission {
+		switch name = strings.TrimSpace(name); name {
+		case "ServiceAccount":
+			on = false
+		case "":
+		default:
+			return false, fmt.Errorf("--disable-admission-plugins: %q cannot be turned off; only ServiceAccount can", name)
+		}
+	}
+	return on, nil
 }
 
 // level is the log level: --log-level when given, else -v's, mapped as
@@ -134,6 +155,9 @@ func (o *upOptions) run(ctx context.Context, stdout, stderr io.Writer, logLevelS
 		Controllers:       o.controllers,
 		DisableProfiling:  !o.profiling,
 		Logger:            logger,
+	}
+	if opts.ServiceAccountAdmission, err = o.serviceAccountAdmission(); err != nil {
+		return err
 	}
 	if o.trace {
 		opts.Tracing = tracing.New(tracing.Options{})
