@@ -14,19 +14,20 @@ import (
 // test. An edge not listed here needs a change to docs/architecture.md
 // first.
 var allowedImports = map[string][]string{
-	"clock/...":   {"clock/..."},
-	"logging":     {},
-	"wait":        {"clock/..."},
-	"tracing":     {"wait"},
-	"api/...":     {"api/..."},
-	"storage/...": {"api/...", "storage/...", "clock/...", "logging", "wait", "tracing"},
+	"clock/...":     {"clock/..."},
+	"logging":       {},
+	"wait":          {"clock/..."},
+	"tracing":       {"wait"},
+	"wait/waittest": {},
+	"api/...":       {"api/..."},
+	"storage/...":   {"api/...", "storage/...", "clock/...", "logging", "wait/...", "tracing"},
 	"watchcache/...": {
-		"api/...", "storage/...", "watchcache/...", "clock/...", "logging", "wait", "tracing",
+		"api/...", "storage/...", "watchcache/...", "clock/...", "logging", "wait/...", "tracing",
 	},
 	// The API server's root package wires its layers together and alone
 	// touches the watch cache.
 	"apiserver/...": {
-		"api/...", "storage/...", "watchcache/...", "apiserver/...", "clock/...", "logging", "wait", "tracing",
+		"api/...", "storage/...", "watchcache/...", "apiserver/...", "clock/...", "logging", "wait/...", "tracing",
 	},
 	// Inside the API server each layer imports only layers below it: the
 	// request's facts; negotiation, response writing, printing, field
@@ -45,7 +46,7 @@ var allowedImports = map[string][]string{
 	"apiserver/authn":                {"api/...", "apiserver/request", "clock/...", "logging"},
 	"apiserver/authz/...":            {"api/...", "apiserver/request", "apiserver/authz/..."},
 	"apiserver/admission/...": {
-		"api/...", "apiserver/request", "apiserver/admission/...", "apiserver/webhookclient", "clock/...", "logging", "wait", "tracing",
+		"api/...", "apiserver/request", "apiserver/admission/...", "apiserver/webhookclient", "clock/...", "logging", "wait/...", "tracing",
 	},
 	// API Priority and Fairness: classification and queues, below the
 	// filter that dispatches through it.
@@ -58,20 +59,20 @@ var allowedImports = map[string][]string{
 	// responses; it may not import the handlers above it.
 	"apiserver/registry/...": {
 		"api/...", "storage", "apiserver/registry/...", "apiserver/printers", "apiserver/request",
-		"apiserver/authz/...", "apiserver/responsewriters", "clock/...", "logging", "wait", "tracing",
+		"apiserver/authz/...", "apiserver/responsewriters", "clock/...", "logging", "wait/...", "tracing",
 	},
 	"apiserver/handlers": {
 		"api/...", "storage", "apiserver/handlers/negotiation", "apiserver/registry", "apiserver/admission",
-		"apiserver/fieldmanager", "apiserver/request", "apiserver/responsewriters", "clock/...", "logging", "wait", "tracing",
+		"apiserver/fieldmanager", "apiserver/request", "apiserver/responsewriters", "clock/...", "logging", "wait/...", "tracing",
 	},
-	"client/...":   {"api/...", "client/...", "clock/...", "logging", "wait", "tracing"},
-	"informer/...": {"api/...", "client/...", "informer/...", "clock/...", "logging", "wait", "tracing"},
+	"client/...":   {"api/...", "client/...", "clock/...", "logging", "wait/...", "tracing"},
+	"informer/...": {"api/...", "client/...", "informer/...", "clock/...", "logging", "wait/...", "tracing"},
 	"controllers/...": {
-		"api/...", "client/...", "informer/...", "controllers/...", "clock/...", "logging", "wait", "tracing",
+		"api/...", "client/...", "informer/...", "controllers/...", "clock/...", "logging", "wait/...", "tracing",
 	},
-	"scheduler/...": {"api/...", "client/...", "informer/...", "scheduler/...", "clock/...", "logging", "wait", "tracing"},
-	"kubelet/...":   {"api/...", "client/...", "informer/...", "kubelet/...", "clock/...", "logging", "wait", "tracing"},
-	"proxy/...":     {"api/...", "client/...", "informer/...", "proxy/...", "clock/...", "logging", "wait", "tracing"},
+	"scheduler/...": {"api/...", "client/...", "informer/...", "scheduler/...", "clock/...", "logging", "wait/...", "tracing"},
+	"kubelet/...":   {"api/...", "client/...", "informer/...", "kubelet/...", "clock/...", "logging", "wait/...", "tracing"},
+	"proxy/...":     {"api/...", "client/...", "informer/...", "proxy/...", "clock/...", "logging", "wait/...", "tracing"},
 	"cluster/...":   {"..."},
 	"cmd/...":       {"..."},
 	"examples/...":  {"..."},
@@ -86,7 +87,7 @@ var allowedImports = map[string][]string{
 
 	// The web view is a consumer like the components: it sees the
 	// cluster through the API server, and the spans of its Tracing.
-	"webview": {"api/...", "client/...", "informer/...", "clock/...", "logging", "wait", "tracing"},
+	"webview": {"api/...", "client/...", "informer/...", "clock/...", "logging", "wait/...", "tracing"},
 }
 
 // testSupport lists the test-support packages, the <pkg>test packages
@@ -95,6 +96,7 @@ var allowedImports = map[string][]string{
 // programs in testSupportUsers.
 var testSupport = []string{
 	"clock/clocktest",
+	"wait/waittest",
 	"storage/storagetest",
 	"apiserver/apiservertest",
 	"apiserver/admission/webhook/webhooktest",

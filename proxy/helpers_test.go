@@ -2,7 +2,6 @@ package proxy_test
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"io"
 	"net"
@@ -10,7 +9,6 @@ import (
 	"net/netip"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -22,11 +20,8 @@ import (
 	"github.com/minicp/minicp/clock"
 	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/proxy"
+	"github.com/minicp/minicp/wait/waittest"
 )
-
-// waitTimeout bounds every wait; a sync follows a write within
-// milliseconds, 30s is for a loaded machine under -race.
-const waitTimeout = 30 * time.Second
 
 // env is an API server and a running Proxier.
 type env struct {
@@ -53,7 +48,7 @@ func newEnv(t testing.TB, clk clock.Clock) *env {
 // satisfies cond, and returns it.
 func (e *env) waitPort(t testing.TB, svc, port string, what string, cond func(proxy.PortStatus) bool) proxy.PortStatus {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := waittest.Context(t)
 	defer cancel()
 	for {
 		changed := e.p.Changed()
@@ -88,7 +83,7 @@ func startBackend(t testing.TB, name, podIP string, port uint16) backendServer {
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Connection", "close")
 		fmt.Fprint(w, name)
-	}), ReadHeaderTimeout: waitTimeout}
+	}), ReadHeaderTimeout: waittest.Timeout}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -135,7 +130,7 @@ func startEcho(t *testing.T, podIP string, port uint16) {
 func get(t *testing.T, url string) (string, error) {
 	t.Helper()
 	d := &proxy.Dialer{}
-	hc := &http.Client{Timeout: waitTimeout, Transport: &http.Transport{DialContext: d.DialContext, DisableKeepAlives: true}}
+	hc := &http.Client{Timeout: waittest.Timeout, Transport: &http.Transport{DialContext: d.DialContext, DisableKeepAlives: true}}
 	resp, err := hc.Get(url)
 	if err != nil {
 		return "", err

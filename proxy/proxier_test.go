@@ -2,7 +2,6 @@ package proxy_test
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"io"
 	"net"
@@ -19,6 +18,7 @@ import (
 	"github.com/minicp/minicp/clock"
 	"github.com/minicp/minicp/clock/clocktest"
 	"github.com/minicp/minicp/proxy"
+	"github.com/minicp/minicp/wait/waittest"
 )
 
 var web = map[string]string{"app": "web"}
@@ -101,7 +101,7 @@ func TestNoReadyEndpointRefuses(t *testing.T) {
 	c, err := (&proxy.Dialer{}).DialContext(t.Context(), "tcp", svc.Spec.ClusterIP+":80")
 	require.NoError(t, err, "the listener accepts")
 	defer c.Close()
-	require.NoError(t, c.SetReadDeadline(time.Now().Add(waitTimeout)))
+	require.NoError(t, c.SetReadDeadline(time.Now().Add(waittest.Timeout)))
 	n, err := c.Read(make([]byte, 1))
 	assert.Equal(t, 0, n)
 	assert.ErrorIs(t, err, io.EOF, "the proxy closes the connection")
@@ -131,7 +131,7 @@ func TestConnectionInFlightSurvivesEndpointChange(t *testing.T) {
 
 	// Deleting the Service closes its listener, still not the connection.
 	require.NoError(t, e.cs.Services("default").Delete(t.Context(), "echo", deleteNow()))
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := waittest.Context(t)
 	defer cancel()
 	for len(e.p.Status()) != 0 {
 		select {
@@ -155,7 +155,7 @@ func TestNodePortAndLoadBalancer(t *testing.T) {
 	e.waitPort(t, "default/lb", "http", "three listeners", func(st proxy.PortStatus) bool { return len(st.Listening) == 3 && st.Endpoints == 1 })
 
 	var ingress string
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := waittest.Context(t)
 	defer cancel()
 	for ingress == "" {
 		changed := e.p.Changed()

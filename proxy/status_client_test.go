@@ -1,7 +1,6 @@
 package proxy_test
 
 import (
-	"context"
 	"net/http"
 	"sync"
 	"testing"
@@ -15,6 +14,7 @@ import (
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/proxy"
+	"github.com/minicp/minicp/wait/waittest"
 )
 
 // roundTripFunc is an http.RoundTripper of one function.
@@ -56,7 +56,7 @@ func TestStatusClientset(t *testing.T) {
 	_, err = cs.Services("default").Create(t.Context(), &corev1.Service{ObjectMeta: metav1.ObjectMeta{Name: "lb"},
 		Spec: corev1.ServiceSpec{Type: corev1.ServiceTypeLoadBalancer, Selector: web, Ports: httpPort(8083)}}, client.WriteOptions{})
 	require.NoError(t, err)
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := waittest.Context(t)
 	defer cancel()
 	for {
 		changed := p.Changed()

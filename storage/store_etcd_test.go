@@ -1,12 +1,10 @@
 package storage_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -16,12 +14,8 @@ import (
 	"github.com/minicp/minicp/api/watch"
 	"github.com/minicp/minicp/storage"
 	"github.com/minicp/minicp/storage/storagetest"
+	"github.com/minicp/minicp/wait/waittest"
 )
-
-// waitTimeout bounds waits for watch events: they arrive in milliseconds,
-// bookmarks within the shared etcd's 100ms progress interval; 30s is for a
-// loaded CI machine under -race.
-const waitTimeout = 30 * time.Second
 
 func widget(ns, name string) *storagetest.Widget {
 	return &storagetest.Widget{
@@ -33,14 +27,14 @@ func widget(ns, name string) *storagetest.Widget {
 
 func nextEvent(t *testing.T, w watch.Interface) watch.Event {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := waittest.Context(t)
 	defer cancel()
 	select {
 	case ev, ok := <-w.ResultChan():
 		require.True(t, ok, "watch closed while an event was expected")
 		return ev
 	case <-ctx.Done():
-		t.Fatalf("no watch event within %v", waitTimeout)
+		t.Fatalf("no watch event within %v", waittest.Timeout)
 		return watch.Event{}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/minicp/minicp/clock/clocktest"
 	"github.com/minicp/minicp/storage"
 	"github.com/minicp/minicp/storage/storagetest"
+	"github.com/minicp/minicp/wait/waittest"
 	"github.com/minicp/minicp/watchcache"
 )
 
@@ -45,7 +46,7 @@ func receive(t *testing.T, ch <-chan watch.Event) watch.Event {
 		require.True(t, ok, "watch closed while an event was expected")
 		return ev
 	case <-waitCtx(t).Done():
-		t.Fatalf("no event within %v", waitTimeout)
+		t.Fatalf("no event within %v", waittest.Timeout)
 		return watch.Event{}
 	}
 }

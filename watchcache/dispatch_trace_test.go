@@ -12,6 +12,7 @@ import (
 	"github.com/minicp/minicp/storage"
 	"github.com/minicp/minicp/storage/storagetest"
 	"github.com/minicp/minicp/tracing"
+	"github.com/minicp/minicp/wait/waittest"
 	"github.com/minicp/minicp/watchcache"
 )
 
@@ -57,7 +58,7 @@ func TestDispatchIsTraced(t *testing.T) {
 // waitSpan waits until the recorder holds a span that match accepts.
 func waitSpan(t *testing.T, tr *tracing.Tracing, match func(sdktrace.ReadOnlySpan) bool) sdktrace.ReadOnlySpan {
 	t.Helper()
-	timeout := time.NewTimer(waitTimeout)
+	timeout := time.NewTimer(waittest.Timeout)
 	defer timeout.Stop()
 	for {
 		changed := tr.Recorder().Changed()
@@ -69,7 +70,7 @@ func waitSpan(t *testing.T, tr *tracing.Tracing, match func(sdktrace.ReadOnlySpa
 		select {
 		case <-changed:
 		case <-timeout.C:
-			t.Fatalf("no matching span within %v", waitTimeout)
+			t.Fatalf("no matching span within %v", waittest.Timeout)
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/minicp/minicp/api/watch"
 	"github.com/minicp/minicp/storage"
 	"github.com/minicp/minicp/storage/storagetest"
+	"github.com/minicp/minicp/wait/waittest"
 	"github.com/minicp/minicp/watchcache"
 )
 
@@ -70,8 +71,8 @@ func (f *fakeStorage) nextWatch(t testing.TB) *fakeWatch {
 	select {
 	case w := <-f.watches:
 		return w
-	case <-time.After(waitTimeout):
-		t.Fatalf("the Cacher opened no watch within %v", waitTimeout)
+	case <-time.After(waittest.Timeout):
+		t.Fatalf("the Cacher opened no watch within %v", waittest.Timeout)
 		return nil
 	}
 }
@@ -95,8 +96,8 @@ func (w *fakeWatch) send(t testing.TB, typ watch.EventType, obj runtime.Object) 
 	case w.ch <- watch.Event{Type: typ, Object: obj}:
 	case <-w.stopCh:
 		t.Fatalf("the Cacher stopped the watch before a %s event", typ)
-	case <-time.After(waitTimeout):
-		t.Fatalf("the Cacher took no %s event within %v", typ, waitTimeout)
+	case <-time.After(waittest.Timeout):
+		t.Fatalf("the Cacher took no %s event within %v", typ, waittest.Timeout)
 	}
 }
 

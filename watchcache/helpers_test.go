@@ -14,13 +14,9 @@ import (
 	"github.com/minicp/minicp/api/watch"
 	"github.com/minicp/minicp/storage"
 	"github.com/minicp/minicp/storage/storagetest"
+	"github.com/minicp/minicp/wait/waittest"
 	"github.com/minicp/minicp/watchcache"
 )
-
-// waitTimeout bounds every wait for an event or a state: they take
-// milliseconds; 30s is for a loaded 2-core CI machine under -race, and
-// turns a lost event into a failure instead of a hang.
-const waitTimeout = 30 * time.Second
 
 // widgetPrefix is the resource prefix of the widgets in these tests.
 const widgetPrefix = "/widgets"
@@ -58,7 +54,7 @@ func startCacher(t testing.TB, opts watchcache.Options) *watchcache.Cacher {
 		cancel()
 		require.NoError(t, <-done, "Start")
 	})
-	wctx, wcancel := context.WithTimeout(ctx, waitTimeout)
+	wctx, wcancel := context.WithTimeout(ctx, waittest.Timeout)
 	defer wcancel()
 	require.NoError(t, c.WaitReady(wctx), "WaitReady")
 	return c
@@ -120,17 +116,17 @@ func startWatch(t testing.TB, s storage.Interface, key string, opts storage.List
 }
 
 // nextEvent waits for w's next event; a closed channel or no event within
-// waitTimeout fails the test.
+// waittest.Timeout fails the test.
 func nextEvent(t testing.TB, w watch.Interface) watch.Event {
 	t.Helper()
-	timer := time.NewTimer(waitTimeout)
+	timer := time.NewTimer(waittest.Timeout)
 	defer timer.Stop()
 	select {
 	case ev, ok := <-w.ResultChan():
 		require.True(t, ok, "watch closed while an event was expected")
 		return ev
 	case <-timer.C:
-		t.Fatalf("no watch event within %v", waitTimeout)
+		t.Fatalf("no watch event within %v", waittest.Timeout)
 		return watch.Event{}
 	}
 }
@@ -149,7 +145,7 @@ func expectEvent(t testing.TB, w watch.Interface, typ watch.EventType, ns, name 
 // expectClosed drains w until its channel closes, and returns what it got.
 func expectClosed(t testing.TB, w watch.Interface) []watch.Event {
 	t.Helper()
-	timer := time.NewTimer(waitTimeout)
+	timer := time.NewTimer(waittest.Timeout)
 	defer timer.Stop()
 	var got []watch.Event
 	for {
@@ -160,7 +156,7 @@ func expectClosed(t testing.TB, w watch.Interface) []watch.Event {
 			}
 			got = append(got, ev)
 		case <-timer.C:
-			t.Fatalf("watch not closed within %v", waitTimeout)
+			t.Fatalf("watch not closed within %v", waittest.Timeout)
 		}
 	}
 }
@@ -179,7 +175,7 @@ func names(t testing.TB, items []runtime.Object) []string {
 // waitCtx is a context for one bounded wait.
 func waitCtx(t testing.TB) context.Context {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), waittest.Timeout)
 	t.Cleanup(cancel)
 	return ctx
 }

@@ -2,12 +2,9 @@ package clustertest
 
 import (
 	"context"
-	"fmt"
 	"maps"
-	"os"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/minicp/minicp/api/apierrors"
 	corev1 "github.com/minicp/minicp/api/core/v1"
@@ -16,38 +13,24 @@ import (
 	"github.com/minicp/minicp/api/watch"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/wait"
+	"github.com/minicp/minicp/wait/waittest"
 )
 
 // WaitTimeoutEnv names the environment variable that overrides
 // WaitTimeout, as a time.ParseDuration string ("2m"), for a machine
 // slower than CI.
-const WaitTimeoutEnv = "MINICP_WAIT_TIMEOUT"
+const WaitTimeoutEnv = waittest.TimeoutEnv
 
 // WaitTimeout bounds every wait of a test: for a change, an event, a
-// component to be idle or ready. Changes arrive in milliseconds; 30
-// seconds is for a loaded 2-core CI machine under -race, and turns a
-// change that never comes into a failure instead of a hang. It is
-// MINICP_WAIT_TIMEOUT when that is set; tests only read it.
-var WaitTimeout = waitTimeout()
-
-func waitTimeout() time.Duration {
-	v := os.Getenv(WaitTimeoutEnv)
-	if v == "" {
-		return 30 * time.Second
-	}
-	d, err := time.ParseDuration(v)
-	if err != nil || d <= 0 {
-		// Every test of the binary would wait the wrong time: refuse
-		// to run any.
-		panic(fmt.Sprintf("clustertest: %s=%q: want a positive duration such as 2m", WaitTimeoutEnv, v))
-	}
-	return d
-}
+// component to be idle or ready. It is waittest.Timeout, the bound the
+// tests of every package share: 30 seconds, or MINICP_WAIT_TIMEOUT when
+// that is set. Tests only read it.
+var WaitTimeout = waittest.Timeout
 
 // WaitContext returns a context of t that ends after WaitTimeout, for a
 // wait no helper here covers; call its cancel func when done.
 func WaitContext(t testing.TB) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(t.Context(), WaitTimeout)
+	return waittest.Context(t)
 }
 
 // Receive returns the next value from ch, failing t (naming what) when

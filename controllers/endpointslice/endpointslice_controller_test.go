@@ -1,12 +1,10 @@
 package endpointslice_test
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -21,11 +19,8 @@ import (
 	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/controllers/endpointslice"
 	"github.com/minicp/minicp/controllers/manager"
+	"github.com/minicp/minicp/wait/waittest"
 )
-
-// waitTimeout bounds every wait: syncs follow writes within
-// milliseconds; 30s is for a loaded machine under -race.
-const waitTimeout = 30 * time.Second
 
 var web = map[string]string{"app": "web"}
 
@@ -41,7 +36,7 @@ func newEnv(t *testing.T) (*client.Clientset, *manager.Manager) {
 
 func waitIdle(t *testing.T, mgr *manager.Manager) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := waittest.Context(t)
 	defer cancel()
 	require.NoError(t, mgr.WaitIdle(ctx), "WaitIdle")
 }
@@ -64,7 +59,7 @@ func listSlices(t *testing.T, cs *client.Clientset, name string) *discoveryv1.En
 // them, and while they do not, watches for the next change.
 func waitSlices(t *testing.T, cs *client.Clientset, name, what string, cond func([]discoveryv1.EndpointSlice) bool) []discoveryv1.EndpointSlice {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := waittest.Context(t)
 	defer cancel()
 	for {
 		list := listSlices(t, cs, name)

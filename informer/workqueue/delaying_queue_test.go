@@ -1,7 +1,6 @@
 package workqueue_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -10,11 +9,8 @@ import (
 
 	"github.com/minicp/minicp/clock/clocktest"
 	"github.com/minicp/minicp/informer/workqueue"
+	"github.com/minicp/minicp/wait/waittest"
 )
-
-// waitTimeout bounds waits for the queue's goroutine; it answers in
-// microseconds.
-const waitTimeout = 10 * time.Second
 
 // getWithin returns the next item, failing the test if none comes.
 func getWithin[T comparable](t *testing.T, q interface{ Get() (T, bool) }) T {
@@ -24,13 +20,13 @@ func getWithin[T comparable](t *testing.T, q interface{ Get() (T, bool) }) T {
 		item, _ := q.Get()
 		ch <- item
 	}()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := waittest.Context(t)
 	defer cancel()
 	select {
 	case item := <-ch:
 		return item
 	case <-ctx.Done():
-		t.Fatal("no item within", waitTimeout)
+		t.Fatal("no item within", waittest.Timeout)
 		panic("unreachable")
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -12,13 +11,8 @@ import (
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/api/watch"
 	"github.com/minicp/minicp/storage"
+	"github.com/minicp/minicp/wait/waittest"
 )
-
-// waitTimeout bounds every wait for a watch event. Events arrive in
-// milliseconds; 30s is for a loaded 2-core CI machine under -race, and
-// makes a lost event fail the test instead of hanging it until go test's
-// own 10-minute timeout.
-const waitTimeout = 30 * time.Second
 
 // widgetKey is the key of widget name in namespace ns.
 func widgetKey(ns, name string) string { return "/widgets/" + ns + "/" + name }
@@ -104,14 +98,14 @@ func startWatch(ctx context.Context, t *testing.T, s storage.Interface, key stri
 // timing out fails the test.
 func nextEvent(t *testing.T, w watch.Interface) watch.Event {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := waittest.Context(t)
 	defer cancel()
 	select {
 	case ev, ok := <-w.ResultChan():
 		require.True(t, ok, "watch closed while an event was expected")
 		return ev
 	case <-ctx.Done():
-		t.Fatalf("no watch event within %v", waitTimeout)
+		t.Fatalf("no watch event within %v", waittest.Timeout)
 		return watch.Event{}
 	}
 }
@@ -129,7 +123,7 @@ func expectEvent(t *testing.T, w watch.Interface, typ watch.EventType, ns, name 
 // expectClosed waits for w's channel to close, draining what is left.
 func expectClosed(t *testing.T, w watch.Interface) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := waittest.Context(t)
 	defer cancel()
 	for {
 		select {
@@ -138,7 +132,7 @@ func expectClosed(t *testing.T, w watch.Interface) {
 				return
 			}
 		case <-ctx.Done():
-			t.Fatalf("watch not closed within %v", waitTimeout)
+			t.Fatalf("watch not closed within %v", waittest.Timeout)
 		}
 	}
 }

@@ -22,11 +22,8 @@ import (
 	"github.com/minicp/minicp/informer/workqueue"
 	"github.com/minicp/minicp/logging"
 	"github.com/minicp/minicp/wait"
+	"github.com/minicp/minicp/wait/waittest"
 )
-
-// waitTimeout bounds every wait. Reconciles take microseconds; 30s is for
-// a loaded CI machine under -race, and turns a hang into a failure.
-const waitTimeout = 30 * time.Second
 
 func request(name string) reconcile.Request {
 	return reconcile.Request{NamespacedName: reconcile.NamespacedName{Namespace: "default", Name: name}}
@@ -99,10 +96,10 @@ func (c *testController) start(t *testing.T) {
 // waitIdle waits, without polling, until c is idle.
 func (c *testController) waitIdle(t *testing.T) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := waittest.Context(t)
 	defer cancel()
 	if err := wait.WaitIdle(ctx, c); err != nil {
-		t.Fatalf("controller not idle within %v", waitTimeout)
+		t.Fatalf("controller not idle within %v", waittest.Timeout)
 	}
 }
 
@@ -314,7 +311,7 @@ func TestMaxConcurrentReconciles(t *testing.T) {
 	for i := range 5 {
 		c.queue.Add(request(fmt.Sprint("pod-", i)))
 	}
-	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	ctx, cancel := waittest.Context(t)
 	defer cancel()
 	for range workers {
 		select {

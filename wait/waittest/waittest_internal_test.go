@@ -1,4 +1,4 @@
-package clustertest
+package waittest
 
 import (
 	"testing"
@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-func TestWaitTimeoutFromEnv(t *testing.T) {
+func TestTimeoutFromEnv(t *testing.T) {
 	tests := []struct {
 		name, env string
 		want      time.Duration
@@ -20,12 +20,12 @@ func TestWaitTimeoutFromEnv(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			t.Setenv(WaitTimeoutEnv, tc.env)
+			t.Setenv(TimeoutEnv, tc.env)
 			if tc.panics {
-				assert.Panics(t, func() { waitTimeout() }, "%s=%q", WaitTimeoutEnv, tc.env)
+				assert.Panics(t, func() { timeout() }, "%s=%q", TimeoutEnv, tc.env)
 				return
 			}
-			assert.Equal(t, tc.want, waitTimeout(), "%s=%q", WaitTimeoutEnv, tc.env)
+			assert.Equal(t, tc.want, timeout(), "%s=%q", TimeoutEnv, tc.env)
 		})
 	}
 }
