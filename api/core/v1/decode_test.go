@@ -17,7 +17,7 @@ import (
 )
 
 // decodeFile decodes testdata/name into obj and fails on unknown fields.
-func decodeFile(t *testing.T, name string, obj runtime.Object) []byte {
+func decodeFile(t testing.TB, name string, obj runtime.Object) []byte {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", name))
 	require.NoError(t, err, "read %s", name)

@@ -95,3 +95,16 @@ func TestDeepCopyList(t *testing.T) {
 	assert.Equal(t, "a", list.Items[0].Spec.Containers[0].Name)
 	assert.Equal(t, "5", cp.ResourceVersion)
 }
+
+// BenchmarkDeepCopyPod copies a running pod as the API server and the
+// informers do on every update:
+//
+//	go test -run='^$' -bench=BenchmarkDeepCopyPod -benchmem ./api/core/v1/
+func BenchmarkDeepCopyPod(b *testing.B) {
+	var pod Pod
+	decodeFile(b, "pod-live.json", &pod)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = pod.DeepCopy()
+	}
+}
