@@ -98,6 +98,7 @@ var testSupport = []string{
 	"clock/clocktest",
 	"wait/waittest",
 	"storage/storagetest",
+	"api/runtime/runtimetest",
 	"apiserver/apiservertest",
 	"apiserver/admission/webhook/webhooktest",
 	"scheduler/framework/frameworktest",

@@ -1,65 +1,17 @@
 package v1
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"sigs.k8s.io/yaml"
 
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	"github.com/minicp/minicp/api/intstr"
 	"github.com/minicp/minicp/api/runtime"
+	"github.com/minicp/minicp/api/runtime/runtimetest"
 )
-
-// decodeFile decodes testdata/name into obj and fails on unknown fields.
-func decodeFile(t *testing.T, name string, obj runtime.Object) []byte {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", name))
-	require.NoError(t, err, "read %s", name)
-	unknown, err := runtime.Decode(data, obj)
-	require.NoError(t, err, "Decode(%s)", name)
-	assert.Empty(t, unknown, "unknown fields in %s", name)
-	return data
-}
-
-// upstreamOnly removes what upstream writes and minicp leaves out: null
-// (zero timestamps) anywhere, and the empty objects omitzero drops.
-// Everything else must round-trip exactly.
-func upstreamOnly(v any) any {
-	emptyObjectKeys := map[string]bool{"resources": true, "status": true, "spec": true, "strategy": true}
-	switch v := v.(type) {
-	case map[string]any:
-		for k, elem := range v {
-			if elem == nil {
-				delete(v, k)
-				continue
-			}
-			v[k] = upstreamOnly(elem)
-			if m, ok := v[k].(map[string]any); ok && len(m) == 0 && emptyObjectKeys[k] {
-				delete(v, k)
-			}
-		}
-	case []any:
-		for i := range v {
-			v[i] = upstreamOnly(v[i])
-		}
-	}
-	return v
-}
-
-func toGeneric(t *testing.T, data []byte) any {
-	t.Helper()
-	jsonData, err := yaml.YAMLToJSON(data)
-	require.NoError(t, err)
-	var out any
-	require.NoError(t, json.Unmarshal(jsonData, &out))
-	return out
-}
 
 // TestDecodeRoundTrip decodes what `kubectl create deployment` sends and
 // live objects encoded by k8s.io/api, with no unknown field, and encodes
@@ -75,7 +27,7 @@ func TestDecodeRoundTrip(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
-			data := decodeFile(t, tc.file, tc.obj)
+			data := runtimetest.DecodeFile(t, tc.file, tc.obj)
 			out, err := runtime.Encode(tc.obj)
 			require.NoError(t, err, "Encode(%s)", tc.file)
 			again := reflect.New(reflect.TypeOf(tc.obj).Elem()).Interface().(runtime.Object)
@@ -83,7 +35,7 @@ func TestDecodeRoundTrip(t *testing.T) {
 			require.NoError(t, err, "Decode(Encode(%s))", tc.file)
 			assert.Empty(t, unknown, "unknown fields in Encode(%s)", tc.file)
 			assert.Equal(t, tc.obj, again, "Decode(Encode(%s))", tc.file)
-			assert.Equal(t, upstreamOnly(toGeneric(t, data)), upstreamOnly(toGeneric(t, out)),
+			assert.Equal(t, upstreamOnly(runtimetest.ToGeneric(t, data)), upstreamOnly(runtimetest.ToGeneric(t, out)),
 				"Encode(Decode(%s)) differs from the upstream output", tc.file)
 		})
 	}
@@ -91,7 +43,7 @@ func TestDecodeRoundTrip(t *testing.T) {
 
 func TestDecodeDeploymentFields(t *testing.T) {
 	var d Deployment
-	decodeFile(t, "kubectl-create-deployment.yaml", &d)
+	runtimetest.DecodeFile(t, "kubectl-create-deployment.yaml", &d)
 	assert.Equal(t, "Deployment", d.Kind)
 	assert.Equal(t, "apps/v1", d.APIVersion)
 	assert.Equal(t, ptrTo(int32(2)), d.Spec.Replicas)
@@ -99,7 +51,7 @@ func TestDecodeDeploymentFields(t *testing.T) {
 	assert.Equal(t, "nginx", d.Spec.Template.Spec.Containers[0].Image)
 
 	var live Deployment
-	decodeFile(t, "deployment-live.json", &live)
+	runtimetest.DecodeFile(t, "deployment-live.json", &live)
 	ru := live.Spec.Strategy.RollingUpdate
 	assert.Equal(t, ptrTo(intstr.FromString("25%")), ru.MaxSurge)
 	assert.Equal(t, ptrTo(intstr.FromInt32(1)), ru.MaxUnavailable)
@@ -110,8 +62,14 @@ func TestDecodeDeploymentFields(t *testing.T) {
 	assert.False(t, live.Status.Conditions[1].LastUpdateTime.IsZero())
 
 	var rs ReplicaSet
-	decodeFile(t, "replicaset-live.json", &rs)
+	runtimetest.DecodeFile(t, "replicaset-live.json", &rs)
 	assert.Equal(t, "6d4cf56db6", rs.Labels[DefaultDeploymentUniqueLabelKey])
 	assert.Equal(t, "Deployment", rs.OwnerReferences[0].Kind)
 	assert.Equal(t, int32(3), rs.Status.FullyLabeledReplicas)
+}
+
+// upstreamOnly is runtimetest.UpstreamOnly with the keys under which
+// upstream writes the apps group's empty objects.
+func upstreamOnly(v any) any {
+	return runtimetest.UpstreamOnly(v, "resources", "status", "spec", "strategy")
 }

@@ -7,11 +7,13 @@ import (
 
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	"github.com/minicp/minicp/api/intstr"
+
+	"github.com/minicp/minicp/api/runtime/runtimetest"
 )
 
 func TestSetDefaultsDeployment(t *testing.T) {
 	var d Deployment
-	decodeFile(t, "kubectl-create-deployment.yaml", &d)
+	runtimetest.DecodeFile(t, "kubectl-create-deployment.yaml", &d)
 	SetDefaults(&d)
 	spec := d.Spec
 	assert.Equal(t, ptrTo(int32(2)), spec.Replicas, "replicas given are kept")
@@ -31,7 +33,7 @@ func TestSetDefaultsDeployment(t *testing.T) {
 	assert.Equal(t, d, again, "SetDefaults is idempotent")
 
 	var live Deployment
-	decodeFile(t, "deployment-live.json", &live)
+	runtimetest.DecodeFile(t, "deployment-live.json", &live)
 	defaulted := *live.DeepCopy()
 	SetDefaults(&defaulted)
 	assert.Equal(t, live, defaulted, "a live Deployment is already defaulted")

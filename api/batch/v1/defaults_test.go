@@ -7,11 +7,13 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	corev1 "github.com/minicp/minicp/api/core/v1"
+
+	"github.com/minicp/minicp/api/runtime/runtimetest"
 )
 
 func TestSetDefaultsJob(t *testing.T) {
 	var job Job
-	decodeFile(t, "kubectl-create-job.yaml", &job)
+	runtimetest.DecodeFile(t, "kubectl-create-job.yaml", &job)
 	SetDefaults(&job)
 	spec := job.Spec
 	assert.Equal(t, ptrTo(int32(1)), spec.Completions)
@@ -29,7 +31,7 @@ func TestSetDefaultsJob(t *testing.T) {
 	assert.Equal(t, job, again, "SetDefaults is idempotent")
 
 	var live Job
-	decodeFile(t, "job-live.json", &live)
+	runtimetest.DecodeFile(t, "job-live.json", &live)
 	defaulted := *live.DeepCopy()
 	SetDefaults(&defaulted)
 	assert.Equal(t, live, defaulted, "a live Job is already defaulted")

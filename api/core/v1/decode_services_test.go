@@ -9,6 +9,7 @@ import (
 
 	"github.com/minicp/minicp/api/intstr"
 	"github.com/minicp/minicp/api/runtime"
+	"github.com/minicp/minicp/api/runtime/runtimetest"
 )
 
 // TestDecodeServicesAndConfig decodes what kubectl create sends for the
@@ -34,7 +35,7 @@ func TestDecodeServicesAndConfig(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
-			data := decodeFile(t, tc.file, tc.obj)
+			data := runtimetest.DecodeFile(t, tc.file, tc.obj)
 			out, err := runtime.Encode(tc.obj)
 			require.NoError(t, err, "Encode(%s)", tc.file)
 			again := reflect.New(reflect.TypeOf(tc.obj).Elem()).Interface().(runtime.Object)
@@ -43,7 +44,7 @@ func TestDecodeServicesAndConfig(t *testing.T) {
 			assert.Empty(t, unknown, "unknown fields in Encode(%s)", tc.file)
 			assert.Equal(t, tc.obj, again, "Decode(Encode(%s))", tc.file)
 			if tc.exact {
-				assert.Equal(t, upstreamOnly(toGeneric(t, data)), upstreamOnly(toGeneric(t, out)),
+				assert.Equal(t, upstreamOnly(runtimetest.ToGeneric(t, data)), upstreamOnly(runtimetest.ToGeneric(t, out)),
 					"Encode(Decode(%s)) differs from the upstream output", tc.file)
 			}
 		})
@@ -52,7 +53,7 @@ func TestDecodeServicesAndConfig(t *testing.T) {
 
 func TestDecodeServiceFields(t *testing.T) {
 	var svc Service
-	decodeFile(t, "service-loadbalancer.json", &svc)
+	runtimetest.DecodeFile(t, "service-loadbalancer.json", &svc)
 	assert.Equal(t, ServiceTypeLoadBalancer, svc.Spec.Type)
 	assert.Equal(t, intstr.FromString("http"), svc.Spec.Ports[0].TargetPort)
 	assert.Equal(t, intstr.FromInt32(8443), svc.Spec.Ports[1].TargetPort)
@@ -64,17 +65,17 @@ func TestDecodeServiceFields(t *testing.T) {
 	assert.Equal(t, "203.0.113.10", svc.Status.LoadBalancer.Ingress[0].IP)
 
 	var secret Secret
-	decodeFile(t, "kubectl-create-secret.yaml", &secret)
+	runtimetest.DecodeFile(t, "kubectl-create-secret.yaml", &secret)
 	assert.Equal(t, []byte("q"), secret.Data["p"], "data is base64 on the wire")
 
 	var cm ConfigMap
-	decodeFile(t, "configmap-manifest.yaml", &cm)
+	runtimetest.DecodeFile(t, "configmap-manifest.yaml", &cm)
 	assert.Equal(t, ptrTo(true), cm.Immutable)
 	assert.Equal(t, "color=blue\nsize=3\n", cm.Data["app.properties"])
 	assert.Equal(t, []byte("\x89PNG\r\n\x1a\n"), cm.BinaryData["logo.png"])
 
 	var ep Endpoints
-	decodeFile(t, "endpoints-live.json", &ep)
+	runtimetest.DecodeFile(t, "endpoints-live.json", &ep)
 	require.Len(t, ep.Subsets, 1)
 	assert.Equal(t, "web-6d4cf56db6-abcde", ep.Subsets[0].Addresses[0].TargetRef.Name)
 	assert.Equal(t, ptrTo("node-3"), ep.Subsets[0].NotReadyAddresses[0].NodeName)
@@ -82,7 +83,7 @@ func TestDecodeServiceFields(t *testing.T) {
 
 func TestSetDefaultsServicesAndConfig(t *testing.T) {
 	var svc Service
-	decodeFile(t, "kubectl-create-service.yaml", &svc)
+	runtimetest.DecodeFile(t, "kubectl-create-service.yaml", &svc)
 	SetDefaults(&svc)
 	assert.Equal(t, ServiceAffinityNone, svc.Spec.SessionAffinity)
 	assert.Nil(t, svc.Spec.SessionAffinityConfig)
@@ -127,7 +128,7 @@ func TestSetDefaultsServicesAndConfig(t *testing.T) {
 	}
 
 	var secret Secret
-	decodeFile(t, "secret-manifest.yaml", &secret)
+	runtimetest.DecodeFile(t, "secret-manifest.yaml", &secret)
 	SetDefaults(&secret)
 	assert.Equal(t, map[string][]byte{"username": []byte("admin"), "password": []byte("s3cr3t")}, secret.Data, "stringData merged into data")
 	assert.Nil(t, secret.StringData, "stringData is never stored")
@@ -145,7 +146,7 @@ func TestSetDefaultsServicesAndConfig(t *testing.T) {
 	assert.Equal(t, ProtocolTCP, ep.Subsets[0].Ports[0].Protocol)
 
 	var live Service
-	decodeFile(t, "service-loadbalancer.json", &live)
+	runtimetest.DecodeFile(t, "service-loadbalancer.json", &live)
 	defaulted := *live.DeepCopy()
 	SetDefaults(&defaulted)
 	assert.Equal(t, live, defaulted, "a live service is already defaulted")

@@ -1,66 +1,17 @@
 package v1
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"sigs.k8s.io/yaml"
 
 	"github.com/minicp/minicp/api/intstr"
 	"github.com/minicp/minicp/api/resource"
 	"github.com/minicp/minicp/api/runtime"
+	"github.com/minicp/minicp/api/runtime/runtimetest"
 )
-
-// decodeFile decodes testdata/name into obj and fails on unknown fields.
-func decodeFile(t testing.TB, name string, obj runtime.Object) []byte {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", name))
-	require.NoError(t, err, "read %s", name)
-	unknown, err := runtime.Decode(data, obj)
-	require.NoError(t, err, "Decode(%s)", name)
-	assert.Empty(t, unknown, "unknown fields in %s", name)
-	return data
-}
-
-// upstreamOnly removes what upstream writes and minicp leaves out: null
-// (zero timestamps) anywhere, and the empty objects Go's omitempty cannot
-// drop, under the keys where upstream writes them. Everything else must
-// round-trip exactly.
-func upstreamOnly(v any) any {
-	emptyObjectKeys := map[string]bool{"resources": true, "status": true, "spec": true, "lastState": true, "loadBalancer": true}
-	switch v := v.(type) {
-	case map[string]any:
-		for k, elem := range v {
-			if elem == nil {
-				delete(v, k)
-				continue
-			}
-			v[k] = upstreamOnly(elem)
-			if m, ok := v[k].(map[string]any); ok && len(m) == 0 && emptyObjectKeys[k] {
-				delete(v, k)
-			}
-		}
-	case []any:
-		for i := range v {
-			v[i] = upstreamOnly(v[i])
-		}
-	}
-	return v
-}
-
-func toGeneric(t *testing.T, data []byte) any {
-	t.Helper()
-	jsonData, err := yaml.YAMLToJSON(data)
-	require.NoError(t, err)
-	var out any
-	require.NoError(t, json.Unmarshal(jsonData, &out))
-	return out
-}
 
 func TestDecodeRoundTrip(t *testing.T) {
 	tests := []struct {
@@ -81,7 +32,7 @@ func TestDecodeRoundTrip(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
-			data := decodeFile(t, tc.file, tc.obj)
+			data := runtimetest.DecodeFile(t, tc.file, tc.obj)
 			out, err := runtime.Encode(tc.obj)
 			require.NoError(t, err, "Encode(%s)", tc.file)
 
@@ -93,8 +44,8 @@ func TestDecodeRoundTrip(t *testing.T) {
 			assert.Equal(t, tc.obj, again, "Decode(Encode(%s))", tc.file)
 
 			if tc.exact {
-				want := upstreamOnly(toGeneric(t, data))
-				got := upstreamOnly(toGeneric(t, out))
+				want := upstreamOnly(runtimetest.ToGeneric(t, data))
+				got := upstreamOnly(runtimetest.ToGeneric(t, out))
 				assert.Equal(t, want, got, "Encode(Decode(%s)) differs from the upstream output", tc.file)
 			}
 		})
@@ -103,7 +54,7 @@ func TestDecodeRoundTrip(t *testing.T) {
 
 func TestDecodeManifestFields(t *testing.T) {
 	var pod Pod
-	decodeFile(t, "pod-manifest.yaml", &pod)
+	runtimetest.DecodeFile(t, "pod-manifest.yaml", &pod)
 	spec := pod.Spec
 
 	assert.Equal(t, "Pod", pod.Kind)
@@ -162,7 +113,7 @@ func TestDecodeReportsUnknownFields(t *testing.T) {
 
 func TestKubeletNodeFields(t *testing.T) {
 	var node Node
-	decodeFile(t, "node-kubelet.json", &node)
+	runtimetest.DecodeFile(t, "node-kubelet.json", &node)
 	assert.Equal(t, int32(10250), node.Status.DaemonEndpoints.KubeletEndpoint.Port)
 	assert.Equal(t, "v1.31.0", node.Status.NodeInfo.KubeletVersion)
 	assert.Equal(t, int64(8000), node.Status.Allocatable.Cpu().MilliValue())
@@ -174,4 +125,10 @@ func TestKubeletNodeFields(t *testing.T) {
 	assert.Equal(t, NodeReady, ready.Type)
 	assert.Equal(t, ConditionTrue, ready.Status)
 	assert.False(t, ready.LastHeartbeatTime.IsZero())
+}
+
+// upstreamOnly is runtimetest.UpstreamOnly with the keys under which
+// upstream writes the core group's empty objects.
+func upstreamOnly(v any) any {
+	return runtimetest.UpstreamOnly(v, "resources", "status", "spec", "lastState", "loadBalancer")
 }

@@ -8,19 +8,20 @@ import (
 
 	"github.com/minicp/minicp/api/resource"
 	"github.com/minicp/minicp/api/runtime"
+	"github.com/minicp/minicp/api/runtime/runtimetest"
 )
 
 func TestDeepCopyIndependence(t *testing.T) {
 	var pod Pod
-	decodeFile(t, "pod-manifest.yaml", &pod)
+	runtimetest.DecodeFile(t, "pod-manifest.yaml", &pod)
 	var live Pod
-	decodeFile(t, "pod-live.json", &live)
+	runtimetest.DecodeFile(t, "pod-live.json", &live)
 	var node Node
-	decodeFile(t, "node-kubelet.json", &node)
+	runtimetest.DecodeFile(t, "node-kubelet.json", &node)
 	var ns Namespace
-	decodeFile(t, "namespace.yaml", &ns)
+	runtimetest.DecodeFile(t, "namespace.yaml", &ns)
 	var ev Event
-	decodeFile(t, "event.json", &ev)
+	runtimetest.DecodeFile(t, "event.json", &ev)
 
 	tests := []struct {
 		name   string
@@ -102,7 +103,7 @@ func TestDeepCopyList(t *testing.T) {
 //	go test -run='^$' -bench=BenchmarkDeepCopyPod -benchmem ./api/core/v1/
 func BenchmarkDeepCopyPod(b *testing.B) {
 	var pod Pod
-	decodeFile(b, "pod-live.json", &pod)
+	runtimetest.DecodeFile(b, "pod-live.json", &pod)
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = pod.DeepCopy()

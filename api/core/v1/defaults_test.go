@@ -10,11 +10,12 @@ import (
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/resource"
 	"github.com/minicp/minicp/api/runtime"
+	"github.com/minicp/minicp/api/runtime/runtimetest"
 )
 
 func TestSetDefaultsPod(t *testing.T) {
 	var pod Pod
-	decodeFile(t, "kubectl-run-pod.json", &pod)
+	runtimetest.DecodeFile(t, "kubectl-run-pod.json", &pod)
 	SetDefaults(&pod)
 
 	spec := pod.Spec
@@ -33,7 +34,7 @@ func TestSetDefaultsPod(t *testing.T) {
 
 func TestSetDefaultsPodManifest(t *testing.T) {
 	var pod Pod
-	decodeFile(t, "pod-manifest.yaml", &pod)
+	runtimetest.DecodeFile(t, "pod-manifest.yaml", &pod)
 	SetDefaults(&pod)
 	spec := pod.Spec
 
@@ -132,7 +133,7 @@ func TestSetDefaultsPodHostNetworkAndLimits(t *testing.T) {
 
 func TestSetDefaultsNamespace(t *testing.T) {
 	var ns Namespace
-	decodeFile(t, "namespace.yaml", &ns)
+	runtimetest.DecodeFile(t, "namespace.yaml", &ns)
 	SetDefaults(&ns)
 	assert.Equal(t, []FinalizerName{FinalizerKubernetes}, ns.Spec.Finalizers)
 	assert.Equal(t, NamespaceActive, ns.Status.Phase)

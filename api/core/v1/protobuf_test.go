@@ -2,9 +2,6 @@ package v1
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -12,6 +9,7 @@ import (
 
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/runtime"
+	"github.com/minicp/minicp/api/runtime/runtimetest"
 )
 
 // goldenKinds makes an empty object for each kind that has golden files in
@@ -47,33 +45,7 @@ var goldenKinds = map[string]func() runtime.Object{
 // PodStatus.resize and observedGeneration from them first: upstream always
 // writes those zero-valued fields, and minicp's PodStatus does not have
 // them.
-func TestProtobufGolden(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("testdata", "protobuf", "*.json"))
-	require.NoError(t, err)
-	require.NotEmpty(t, files, "no golden files: run go test -run TestGolden -update in compat/protobuf")
-	for _, jsonPath := range files {
-		name := strings.TrimSuffix(filepath.Base(jsonPath), ".json")
-		t.Run(name, func(t *testing.T) {
-			kind, _, _ := strings.Cut(name, "-")
-			newObj, ok := goldenKinds[kind]
-			require.True(t, ok, "golden file %s is of unknown kind %q", name, kind)
-			jsonData, err := os.ReadFile(jsonPath)
-			require.NoError(t, err)
-			want, err := os.ReadFile(filepath.Join("testdata", "protobuf", name+".pb"))
-			require.NoError(t, err)
-			obj := newObj()
-			require.NoError(t, json.Unmarshal(jsonData, obj), "json.Unmarshal(%s)", name)
-
-			got, err := runtime.EncodeProtobuf(obj)
-			require.NoError(t, err, "EncodeProtobuf(%s)", name)
-			assert.Equal(t, want, got, "EncodeProtobuf(%s) differs from Kubernetes' bytes", name)
-
-			decoded := newObj()
-			require.NoError(t, runtime.DecodeProtobuf(want, decoded), "DecodeProtobuf(%s.pb)", name)
-			assert.Equal(t, obj, decoded, "DecodeProtobuf(%s.pb)", name)
-		})
-	}
-}
+func TestProtobufGolden(t *testing.T) { runtimetest.ProtobufGolden(t, goldenKinds) }
 
 // TestProtobufRoundTripFixtures sends the JSON and YAML fixtures, captured
 // from real clusters and kubectl, through protobuf and back. Protobuf
@@ -95,7 +67,7 @@ func TestProtobufRoundTripFixtures(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
 			obj := tc.obj()
-			decodeFile(t, tc.file, obj)
+			runtimetest.DecodeFile(t, tc.file, obj)
 			data, err := runtime.EncodeProtobuf(obj)
 			require.NoError(t, err, "EncodeProtobuf(%s)", tc.file)
 			decoded := tc.obj()
