@@ -46,3 +46,17 @@ func TestJSONPatchCopiesAreBounded(t *testing.T) {
 	assert.Equal(t, metav1.StatusReasonInvalid, st.Reason)
 	assert.Contains(t, st.Message, "exceeding the limit 3145728")
 }
+
+// TestJSONPatchOperationWithoutValue: an add, replace or test operation
+// without the value RFC 6902 requires is a 400 saying so; a test of the
+// whole document without one had panicked inside jsonpatch (a 500).
+func TestJSONPatchOperationWithoutValue(t *testing.T) {
+	s := newTestServer(t)
+	s.mustDo(http.StatusCreated, "POST", configMapsPath, `{"metadata":{"name":"cm"}}`)
+	for _, op := range []string{`{"op":"test","path":""}`, `{"op":"add","path":"/data"}`, `{"op":"replace","path":"/metadata/labels"}`} {
+		st := s.mustDo(http.StatusBadRequest, "PATCH", configMapsPath+"/cm", "["+op+"]",
+			withHeader("Content-Type", jsonPatch)).status(t)
+		assert.Equal(t, metav1.StatusReasonBadRequest, st.Reason, op)
+		assert.Contains(t, st.Message, "value", op)
+	}
+}

@@ -79,7 +79,7 @@ func (s *Scope) Patch(w http.ResponseWriter, r *http.Request) {
 	}
 	var jp jsonpatch.Patch
 	if mt == jsonPatchType {
-		if jp, err = jsonpatch.DecodePatch(patch); err != nil {
+		if jp, err = decodeJSONPatch(patch); err != nil {
 			responsewriters.WriteError(w, r, apierrors.NewBadRequest("decode json patch: "+err.Error()))
 			return
 		}
@@ -168,6 +168,23 @@ const (
 	// patch cannot build an object larger than a client could send.
 	maxJSONPatchCopyBytes = 3 << 20
 )
+
+// decodeJSONPatch decodes a JSON patch and checks that every test
+// operation has the value RFC 6902 requires: jsonpatch refuses an add or
+// replace without one, but a test of the whole document without one
+// dereferenced nil (found by FuzzPatch).
+func decodeJSONPatch(patch []byte) (jsonpatch.Patch, error) {
+	jp, err := jsonpatch.DecodePatch(patch)
+	if err != nil {
+		return nil, err
+	}
+	for i, op := range jp {
+		if _, ok := op["value"]; !ok && op.Kind() == "test" {
+			return nil, fmt.Errorf("operation %d (test) has no value", i)
+		}
+	}
+	return jp, nil
+}
 
 // jsonPatchOptions are jsonpatch's defaults with copies bounded; a patch
 // whose copies grow the object by more than maxJSONPatchCopyBytes fails

@@ -69,7 +69,7 @@ func FuzzPatch(f *testing.F) {
 		var patched []byte
 		switch patchType % 3 {
 		case 0:
-			jp, err := jsonpatch.DecodePatch(patch)
+			jp, err := decodeJSONPatch(patch)
 			if err != nil || len(jp) > maxJSONPatchOperations {
 				return
 			}
