@@ -17,7 +17,6 @@ import (
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/apiserver/audit"
 	"github.com/minicp/minicp/cluster"
-	"github.com/minicp/minicp/storage/storagetest"
 )
 
 // caller sends requests to a cluster as one identity: a client
@@ -100,7 +99,8 @@ func podBoundTo(name, node, secret string) string {
 // and namespaces against a cluster under the default Node,RBAC
 // authorization, with the codes and 403 wording kube-apiserver answers.
 func TestAuthorizationMatrix(t *testing.T) {
-	c := run(t, cluster.Options{Etcd: storagetest.Client(t), StoragePrefix: storagetest.Prefix(t), Nodes: 2})
+	t.Parallel()
+	c := startCluster(t, nodes(2))
 	node1, node2 := cluster.NodeName(0), cluster.NodeName(1)
 
 	for _, ns := range []string{"team", "other"} {
@@ -238,7 +238,7 @@ func TestComponentsActAsThemselves(t *testing.T) {
 		}
 		return true
 	})
-	c := run(t, cluster.Options{Etcd: storagetest.Client(t), StoragePrefix: storagetest.Prefix(t), Nodes: 2, AuditSink: sink})
+	c := startCluster(t, nodes(2), serviceNetwork, func(o *cluster.Options) { o.AuditSink = sink })
 	k := newKubectl(t, c)
 	k.run("create", "deployment", "web", "--image=nginx", "--replicas=2")
 	assert.Contains(t, k.run("rollout", "status", "deploy/web", "--timeout=60s"), "successfully rolled out")

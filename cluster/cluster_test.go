@@ -34,9 +34,10 @@ func run(t *testing.T, opts cluster.Options) *cluster.Cluster {
 // TestExternalEtcd points a cluster at etcd endpoints, as
 // --etcd-servers does, and checks two clusters on one etcd stay apart.
 func TestExternalEtcd(t *testing.T) {
+	t.Parallel()
 	endpoints := storagetest.Endpoints(t)
-	a := run(t, cluster.Options{EtcdServers: endpoints, StoragePrefix: storagetest.Prefix(t)})
-	b := run(t, cluster.Options{EtcdServers: endpoints, StoragePrefix: storagetest.Prefix(t)})
+	a := run(t, cluster.Options{EtcdServers: endpoints, StoragePrefix: storagetest.Prefix(t), DisableServiceNetwork: true})
+	b := run(t, cluster.Options{EtcdServers: endpoints, StoragePrefix: storagetest.Prefix(t), DisableServiceNetwork: true})
 
 	body := `{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"only-in-a"}}`
 	resp, err := a.HTTPClient().Post(a.URL()+"/api/v1/namespaces", "application/json", strings.NewReader(body))
@@ -51,9 +52,10 @@ func TestExternalEtcd(t *testing.T) {
 }
 
 func TestTokenAuthFile(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "tokens.csv")
 	require.NoError(t, os.WriteFile(path, []byte("alice-token,alice,1001,\"dev,ops\"\n"), 0o600))
-	c := run(t, cluster.Options{Etcd: storagetest.Client(t), StoragePrefix: storagetest.Prefix(t), TokenAuthFile: path})
+	c := startCluster(t, func(o *cluster.Options) { o.TokenAuthFile = path })
 
 	get := func(token string) int {
 		// Discovery, which the default policy lets every authenticated

@@ -16,6 +16,7 @@ import (
 // lives an hour on the cluster's clock; after two hours the controller
 // still acts, on a token renewed on the same clock.
 func TestControllerTokensAreRenewed(t *testing.T) {
+	t.Parallel()
 	clk := clocktest.NewFake(time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC))
 	c := clustertest.New(t, clustertest.WithClock(clk), clustertest.WithControllers("serviceaccount-controller"))
 	cs := c.Clientset()

@@ -33,6 +33,7 @@ spec:
 // strategic merge patches: apply on an existing object, patch (whose
 // default type is strategic), set image, label and annotate.
 func TestKubectlStrategicMergePatch(t *testing.T) {
+	t.Parallel()
 	c := startCluster(t)
 	k := newKubectl(t, c)
 	manifest := filepath.Join(t.TempDir(), "pod.yaml")

@@ -46,6 +46,7 @@ spec:
 // `kubectl certificate approve` it, and list them all with their short
 // names in one `kubectl get sts,hpa,csr`.
 func TestKubectlStatefulSetsAutoscalersAndCSRs(t *testing.T) {
+	t.Parallel()
 	c := startCluster(t)
 	k := newKubectl(t, c)
 	dir := t.TempDir()

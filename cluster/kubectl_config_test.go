@@ -7,9 +7,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/minicp/minicp/cluster"
-	"github.com/minicp/minicp/storage/storagetest"
 )
 
 const configMapEnvManifest = `apiVersion: v1
@@ -33,10 +30,11 @@ spec:
 // TestKubectlConfigMapEnv: a pod takes an environment variable from a
 // ConfigMap made with kubectl, and kubectl logs shows the value.
 func TestKubectlConfigMapEnv(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("scenario test")
 	}
-	c := run(t, cluster.Options{Etcd: storagetest.Client(t), StoragePrefix: storagetest.Prefix(t), Nodes: 1})
+	c := startCluster(t, nodes(1))
 	k := newKubectl(t, c)
 	k.run("wait", "--for=condition=Ready", "node", "--all", "--timeout=60s")
 

@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-
-	"github.com/minicp/minicp/cluster"
 )
 
 // TestKubectlDeploymentLifecycle drives a Deployment the way a user does,
@@ -14,10 +12,11 @@ import (
 // create, wait for the rollout, scale, roll out a new image, read the
 // history, undo, and expose it, whose Endpoints list the pods.
 func TestKubectlDeploymentLifecycle(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("scenario test")
 	}
-	c := startCluster(t, func(o *cluster.Options) { o.Nodes = 2 })
+	c := startCluster(t, nodes(2))
 	k := newKubectl(t, c)
 
 	assert.Contains(t, k.run("create", "deployment", "web", "--image=nginx:1.26", "--replicas=3", "--port=80"), "deployment.apps/web created")
@@ -45,6 +44,7 @@ func TestKubectlDeploymentLifecycle(t *testing.T) {
 		"the first template comes back as revision 3")
 
 	assert.Contains(t, k.run("expose", "deployment", "web", "--port=8080", "--target-port=80"), "service/web exposed")
+	k.run("wait", "--for=create", "endpoints/web", "--timeout=30s")
 	k.run("wait", "--for=jsonpath={.subsets[0].addresses[4].ip}", "endpoints/web", "--timeout=30s")
 	ports := k.run("get", "endpoints", "web", "-o", "jsonpath={.subsets[0].ports[0].port}")
 	assert.Equal(t, "80", ports, "the Service's targetPort")
@@ -59,14 +59,17 @@ func TestKubectlDeploymentLifecycle(t *testing.T) {
 // TestKubectlDeleteNamespace: deleting a namespace deletes what it holds,
 // running pods included, and then the namespace; kubectl waits for it.
 func TestKubectlDeleteNamespace(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("scenario test")
 	}
-	c := startCluster(t, func(o *cluster.Options) { o.Nodes = 1 })
+	c := startCluster(t, nodes(1))
 	k := newKubectl(t, c)
 
 	k.run("create", "namespace", "team")
-	k.run("wait", "--for=jsonpath={.metadata.name}=default", "serviceaccount/default", "-n", "team", "--timeout=30s")
+	// kubectl wait answers NotFound at once for a condition on an object
+	// not yet made: the ServiceAccount controller writes this one.
+	k.run("wait", "--for=create", "serviceaccount/default", "-n", "team", "--timeout=30s")
 	k.run("-n", "team", "create", "deployment", "api", "--image=nginx", "--replicas=2")
 	k.run("-n", "team", "create", "configmap", "settings", "--from-literal=a=b")
 	assert.Contains(t, k.run("-n", "team", "rollout", "status", "deploy/api", "--timeout=60s"), "successfully rolled out")

@@ -11,6 +11,7 @@ import (
 // its objects by plural, singular, short name and category, scale one,
 // explain its schema, and delete it.
 func TestKubectlCustomResources(t *testing.T) {
+	t.Parallel()
 	c := startCluster(t)
 	k := newKubectl(t, c)
 

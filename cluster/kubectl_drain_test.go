@@ -6,8 +6,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/minicp/minicp/cluster"
 )
 
 // TestKubectlDrain drains a node the way an operator does, with a
@@ -17,10 +15,11 @@ import (
 // relaxed, the evictions go through, the Deployment brings its pods back
 // on the other node, and the drain finishes.
 func TestKubectlDrain(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("scenario test")
 	}
-	c := startCluster(t, func(o *cluster.Options) { o.Nodes = 2 })
+	c := startCluster(t, nodes(2))
 	k := newKubectl(t, c)
 
 	k.run("create", "deployment", "web", "--image=nginx", "--replicas=2")

@@ -12,9 +12,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/minicp/minicp/cluster"
-	"github.com/minicp/minicp/storage/storagetest"
 )
 
 // runExec runs kubectl with stdin and extra environment, returning its
@@ -51,10 +48,11 @@ var execProtocols = []struct {
 // simulated shell, with its output, its stdin and its exit code, over
 // both protocols.
 func TestKubectlExec(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("scenario test")
 	}
-	c := run(t, cluster.Options{Etcd: storagetest.Client(t), StoragePrefix: storagetest.Prefix(t), Nodes: 1})
+	c := startCluster(t, nodes(1))
 	k := newKubectl(t, c)
 	k.run("run", "box", "--image=busybox", "--", "sh", "-c", "echo started > /tmp/state; sleep 3600")
 	k.run("wait", "--for=condition=Ready", "pod/box", "--timeout=60s")
@@ -109,10 +107,11 @@ func TestKubectlExec(t *testing.T) {
 // TestKubectlCp: `kubectl cp` copies files and directories into a
 // container and back, through exec and the simulated shell's tar.
 func TestKubectlCp(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("scenario test")
 	}
-	c := run(t, cluster.Options{Etcd: storagetest.Client(t), StoragePrefix: storagetest.Prefix(t), Nodes: 1})
+	c := startCluster(t, nodes(1))
 	k := newKubectl(t, c)
 	k.run("run", "box", "--image=busybox", "--", "sleep", "3600")
 	k.run("wait", "--for=condition=Ready", "pod/box", "--timeout=60s")
@@ -154,10 +153,11 @@ func TestKubectlCp(t *testing.T) {
 // TestKubectlAttach: `kubectl attach` shows what the container's main
 // process writes from then on, and returns when it exits.
 func TestKubectlAttach(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("scenario test")
 	}
-	c := run(t, cluster.Options{Etcd: storagetest.Client(t), StoragePrefix: storagetest.Prefix(t), Nodes: 1})
+	c := startCluster(t, nodes(1))
 	k := newKubectl(t, c)
 	k.run("run", "ticker", "--image=busybox", "--restart=Never", "--", "sh", "-c",
 		"i=0; until [ -f /tmp/stop ]; do echo tick $i; i=$((i+1)); sleep 0.2; done; echo bye >&2")
@@ -194,11 +194,12 @@ func TestKubectlAttach(t *testing.T) {
 // TestKubectlExecTerminal: `kubectl exec -it pod -- sh` on a terminal
 // (script(1) gives kubectl one) gets the container's interactive shell.
 func TestKubectlExecTerminal(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("scenario test")
 	}
 	requireScript(t)
-	c := run(t, cluster.Options{Etcd: storagetest.Client(t), StoragePrefix: storagetest.Prefix(t), Nodes: 1})
+	c := startCluster(t, nodes(1))
 	k := newKubectl(t, c)
 	k.run("run", "box", "--image=busybox", "--", "sleep", "3600")
 	k.run("wait", "--for=condition=Ready", "pod/box", "--timeout=60s")
@@ -217,11 +218,12 @@ func TestKubectlExecTerminal(t *testing.T) {
 // shell that reads what is typed, as its main process, and ends with
 // it.
 func TestKubectlRunInteractive(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("scenario test")
 	}
 	requireScript(t)
-	c := run(t, cluster.Options{Etcd: storagetest.Client(t), StoragePrefix: storagetest.Prefix(t), Nodes: 1})
+	c := startCluster(t, nodes(1))
 	k := newKubectl(t, c)
 	out, code := k.onTerminal(t, "\recho hi from $HOSTNAME\rexit 5\r", nil,
 		"run", "shell", "-it", "--rm", "--restart=Never", "--image=busybox", "--", "sh")

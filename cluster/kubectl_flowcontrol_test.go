@@ -14,6 +14,7 @@ import (
 // upstream's columns, and a schema that names a missing level is marked
 // dangling by the server.
 func TestKubectlFlowControl(t *testing.T) {
+	t.Parallel()
 	c := startCluster(t)
 	k := newKubectl(t, c)
 

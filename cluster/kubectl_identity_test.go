@@ -38,6 +38,7 @@ func tokenReview(t *testing.T, k *kubectl, token string, auds ...string) authent
 // `kubectl create token`, uses them, reviews them with TokenReview, and
 // watches them die with their ServiceAccount and their bound pod.
 func TestKubectlServiceAccountTokens(t *testing.T) {
+	t.Parallel()
 	c := startCluster(t)
 	k := newKubectl(t, c)
 
@@ -111,6 +112,7 @@ func TestKubectlServiceAccountTokens(t *testing.T) {
 // TestKubectlClientCertificate authenticates kubectl with a client
 // certificate signed by the cluster's CA, embedded in the kubeconfig.
 func TestKubectlClientCertificate(t *testing.T) {
+	t.Parallel()
 	c := startCluster(t)
 	k := newKubectl(t, c)
 	certPEM, keyPEM, err := c.IssueClientCertificate("carol", []string{"devs", "ops"})
@@ -136,6 +138,7 @@ func TestKubectlClientCertificate(t *testing.T) {
 // and its namespace where in-cluster clients look; the kubelet asked the
 // API server for the token, bound to the pod.
 func TestKubectlServiceAccountAdmission(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("scenario test")
 	}

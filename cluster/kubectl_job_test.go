@@ -7,8 +7,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/minicp/minicp/cluster"
 )
 
 // doomedJobManifest fails at its first failed pod: backoffLimit 0, which
@@ -33,7 +31,8 @@ spec:
 // satisfies `kubectl wait --for=condition=complete`; one that fails
 // satisfies `--for=condition=failed`.
 func TestKubectlJob(t *testing.T) {
-	c := startCluster(t, func(o *cluster.Options) { o.Nodes = 1 })
+	t.Parallel()
+	c := startCluster(t, nodes(1))
 	k := newKubectl(t, c)
 
 	assert.Contains(t, k.run("create", "job", "x", "--image=busybox", "--", "sh", "-c", "exit 0"), "job.batch/x created")

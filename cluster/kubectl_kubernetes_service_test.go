@@ -13,9 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/minicp/minicp/cluster"
 	"github.com/minicp/minicp/proxy"
-	"github.com/minicp/minicp/storage/storagetest"
 )
 
 // TestKubectlKubernetesServiceSlice: the kubernetes Service has its
@@ -26,7 +24,7 @@ func TestKubectlKubernetesServiceSlice(t *testing.T) {
 	if testing.Short() {
 		t.Skip("scenario test")
 	}
-	c := run(t, cluster.Options{Etcd: storagetest.Client(t), StoragePrefix: storagetest.Prefix(t)})
+	c := startCluster(t, serviceNetwork)
 	k := newKubectl(t, c)
 	u, err := url.Parse(c.URL())
 	require.NoError(t, err)

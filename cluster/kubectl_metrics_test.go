@@ -7,8 +7,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/minicp/minicp/cluster"
 )
 
 // sample is the value of the series of name in the Prometheus text
@@ -40,7 +38,8 @@ lines:
 // kubectl's own requests, and the controllers' and scheduler's metrics
 // are served next to them.
 func TestKubectlGetRawMetrics(t *testing.T) {
-	c := startCluster(t, func(o *cluster.Options) { o.Nodes = 1 })
+	t.Parallel()
+	c := startCluster(t, nodes(1))
 	k := newKubectl(t, c)
 	k.run("get", "pods", "-n", "default")
 	k.run("get", "pods", "-n", "default")

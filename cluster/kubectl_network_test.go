@@ -6,9 +6,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/minicp/minicp/cluster"
-	"github.com/minicp/minicp/storage/storagetest"
 )
 
 // TestKubectlExposeAndWget: `kubectl expose` makes a Service whose
@@ -19,7 +16,7 @@ func TestKubectlExposeAndWget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("scenario test")
 	}
-	c := run(t, cluster.Options{Etcd: storagetest.Client(t), StoragePrefix: storagetest.Prefix(t), Nodes: 1})
+	c := startCluster(t, nodes(1), serviceNetwork)
 	k := newKubectl(t, c)
 
 	k.run("create", "deployment", "web", "--image=nginx", "--port=80")

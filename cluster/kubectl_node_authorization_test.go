@@ -16,7 +16,8 @@ import (
 // node, its own restricted labels and another node's pods, in
 // kube-apiserver's words.
 func TestKubectlNodeAuthorization(t *testing.T) {
-	c := startCluster(t, func(o *cluster.Options) { o.Nodes = 2 })
+	t.Parallel()
+	c := startCluster(t, nodes(2))
 	k := newKubectl(t, c)
 	node1, node2 := cluster.NodeName(0), cluster.NodeName(1)
 	asNode1 := []string{"--as=system:node:" + node1, "--as-group=system:nodes"}

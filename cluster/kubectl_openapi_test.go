@@ -14,6 +14,7 @@ import (
 // kubectl explain from /openapi/v3, and from /openapi/v2 (protobuf)
 // with --output=plaintext-openapiv2.
 func TestKubectlExplain(t *testing.T) {
+	t.Parallel()
 	c := startCluster(t)
 	k := newKubectl(t, c)
 
@@ -42,6 +43,7 @@ func TestKubectlExplain(t *testing.T) {
 // TestKubectlAPIResources: kubectl lists every resource, with its short
 // names, from aggregated discovery, custom resources included.
 func TestKubectlAPIResources(t *testing.T) {
+	t.Parallel()
 	c := startCluster(t)
 	k := newKubectl(t, c)
 	k.run("apply", "-f", "testdata/developers-crd.yaml")
@@ -68,6 +70,7 @@ func TestKubectlAPIResources(t *testing.T) {
 // server for the kinds the server serves, and names a kind it does not
 // serve as kubectl does against any cluster.
 func TestKubectlCreateValidation(t *testing.T) {
+	t.Parallel()
 	c := startCluster(t)
 	k := newKubectl(t, c)
 	dir := t.TempDir()

@@ -5,19 +5,17 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-
-	"github.com/minicp/minicp/cluster"
-	"github.com/minicp/minicp/storage/storagetest"
 )
 
 // TestKubectlPodsRun drives a cluster with nodes as a user would: pods
 // are scheduled, run like the images they name, log, exit with their
 // code, and are deleted gracefully.
 func TestKubectlPodsRun(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("scenario test")
 	}
-	c := run(t, cluster.Options{Etcd: storagetest.Client(t), StoragePrefix: storagetest.Prefix(t), Nodes: 2})
+	c := startCluster(t, nodes(2))
 	k := newKubectl(t, c)
 
 	k.run("wait", "--for=condition=Ready", "node", "--all", "--timeout=60s")

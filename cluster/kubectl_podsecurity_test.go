@@ -11,6 +11,7 @@ import (
 // admits one that meets the restricted level; warn shows in kubectl's
 // output as a warning.
 func TestKubectlPodSecurity(t *testing.T) {
+	t.Parallel()
 	c := startCluster(t)
 	k := newKubectl(t, c)
 

@@ -12,9 +12,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/minicp/minicp/cluster"
-	"github.com/minicp/minicp/storage/storagetest"
 )
 
 // startBackground starts a long-running kubectl (port-forward, proxy)
@@ -64,10 +61,11 @@ var forwardingRE = regexp.MustCompile(`Forwarding from (127\.0\.0\.1:\d+) ->`)
 // TestKubectlPortForward: `kubectl port-forward` to a pod and to a
 // Service reaches nginx's real server, over both protocols.
 func TestKubectlPortForward(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("scenario test")
 	}
-	c := run(t, cluster.Options{Etcd: storagetest.Client(t), StoragePrefix: storagetest.Prefix(t), Nodes: 1})
+	c := startCluster(t, nodes(1))
 	k := newKubectl(t, c)
 	k.run("create", "deployment", "web", "--image=nginx", "--port=80")
 	k.run("expose", "deployment", "web", "--port=8080", "--target-port=80")
@@ -104,14 +102,16 @@ func TestKubectlPortForward(t *testing.T) {
 // server under their proxy subresources, and `kubectl get --raw` reaches
 // them too.
 func TestKubectlProxy(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("scenario test")
 	}
-	c := run(t, cluster.Options{Etcd: storagetest.Client(t), StoragePrefix: storagetest.Prefix(t), Nodes: 1})
+	c := startCluster(t, nodes(1))
 	k := newKubectl(t, c)
 	k.run("create", "deployment", "web", "--image=nginx", "--port=80")
 	k.run("expose", "deployment", "web", "--port=80")
 	k.run("rollout", "status", "deployment/web", "--timeout=60s")
+	k.run("wait", "--for=create", "endpoints/web", "--timeout=60s")
 	k.run("wait", "--for=jsonpath={.subsets[0].addresses[0].ip}", "endpoints/web", "--timeout=60s")
 	pod := k.run("get", "pods", "-l", "app=web", "-o", "jsonpath={.items[0].metadata.name}")
 

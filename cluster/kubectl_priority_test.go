@@ -14,6 +14,7 @@ import (
 // it its value, the global default gives it to the others, and the rules
 // of the Priority plugin and of validation answer as upstream words them.
 func TestKubectlPriorityClasses(t *testing.T) {
+	t.Parallel()
 	c := startCluster(t)
 	k := newKubectl(t, c)
 

@@ -13,7 +13,6 @@ import (
 
 	"github.com/minicp/minicp/cluster"
 	"github.com/minicp/minicp/kubelet/cri/simulated"
-	"github.com/minicp/minicp/storage/storagetest"
 )
 
 // sitePage is what the site image serves at every path but /old: links
@@ -31,14 +30,16 @@ func sitePage(w http.ResponseWriter, r *http.Request) {
 // proxy` links to the pod's paths through the proxy, as kube-apiserver
 // rewrites them, and its redirects stay there too.
 func TestKubectlProxyRewritesLinks(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("scenario test")
 	}
 	site := func(context.Context, *simulated.ContainerContext) (http.Handler, error) {
 		return http.HandlerFunc(sitePage), nil
 	}
-	c := run(t, cluster.Options{Etcd: storagetest.Client(t), StoragePrefix: storagetest.Prefix(t), Nodes: 1,
-		Programs: map[string]simulated.Program{"example.com/site:v1": site}})
+	c := startCluster(t, nodes(1), func(o *cluster.Options) {
+		o.Programs = map[string]simulated.Program{"example.com/site:v1": site}
+	})
 	k := newKubectl(t, c)
 	k.run("run", "site", "--image=example.com/site:v1", "--port=8080")
 	k.run("wait", "--for=condition=Ready", "pod/site", "--timeout=60s")

@@ -7,8 +7,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/minicp/minicp/cluster"
 )
 
 // cpuLimits is a LimitRange: containers get 100m of CPU requested and
@@ -31,10 +29,11 @@ spec:
 // its count, until a pod is deleted and the quota controller returns
 // what it used.
 func TestKubectlQuotaAndLimits(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("scenario test")
 	}
-	c := startCluster(t, func(o *cluster.Options) { o.Nodes = 1 })
+	c := startCluster(t, nodes(1))
 	k := newKubectl(t, c)
 
 	manifest := filepath.Join(t.TempDir(), "limits.yaml")

@@ -19,6 +19,7 @@ import (
 // with alice's own token), can-i --list, a 403 in Kubernetes' words,
 // and the aggregation controller filling the view role.
 func TestKubectlRBAC(t *testing.T) {
+	t.Parallel()
 	tokens := filepath.Join(t.TempDir(), "tokens.csv")
 	require.NoError(t, os.WriteFile(tokens, []byte("alice-token,alice,alice-uid,\n"), 0o600))
 	c := startCluster(t, func(o *cluster.Options) {

@@ -34,6 +34,7 @@ spec:
 // re-apply with a changed field, a conflict with another manager, and
 // --force-conflicts, on a Deployment and on a custom resource.
 func TestKubectlServerSideApply(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("scenario test")
 	}

@@ -18,15 +18,30 @@ import (
 )
 
 // startCluster runs a cluster on the shared test etcd, changed by mutate,
-// until the test ends.
+// until the test ends. Its Service network is off, as clustertest's is,
+// unless the test asks for it with serviceNetwork: a cluster with the
+// network holds the host's network lock for its life, and the test
+// binaries of other packages, which go test runs beside this one, would
+// wait for it.
 func startCluster(t *testing.T, mutate ...func(*cluster.Options)) *cluster.Cluster {
 	t.Helper()
-	opts := cluster.Options{Etcd: storagetest.Client(t), StoragePrefix: storagetest.Prefix(t)}
+	opts := cluster.Options{Etcd: storagetest.Client(t), StoragePrefix: storagetest.Prefix(t), DisableServiceNetwork: true}
 	for _, m := range mutate {
 		m(&opts)
 	}
 	return run(t, opts)
 }
+
+// nodes is a startCluster option: n simulated nodes.
+func nodes(n int) func(*cluster.Options) {
+	return func(o *cluster.Options) { o.Nodes = n }
+}
+
+// serviceNetwork is a startCluster option: the Service proxy and cluster
+// DNS, for tests that reach a ClusterIP, a node port or a name. Such a
+// test does not call t.Parallel, as the others do: the clusters of one
+// process would share the network's fixed loopback addresses.
+func serviceNetwork(o *cluster.Options) { o.DisableServiceNetwork = false }
 
 // kubectl runs the real kubectl against c, skipping the test when kubectl
 // is not installed.
@@ -93,6 +108,7 @@ spec:
 `
 
 func TestKubectl(t *testing.T) {
+	t.Parallel()
 	c := startCluster(t)
 	k := newKubectl(t, c)
 

@@ -10,8 +10,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/minicp/minicp/cluster"
 )
 
 const topPodsManifest = `apiVersion: v1
@@ -72,10 +70,11 @@ spec:
 // by label and by container, and 404s for a pod that does not exist and
 // one that does not run.
 func TestKubectlTop(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("scenario test")
 	}
-	c := startCluster(t, func(o *cluster.Options) { o.Nodes = 2 })
+	c := startCluster(t, nodes(2))
 	k := newKubectl(t, c)
 	k.run("wait", "--for=condition=Ready", "node", "--all", "--timeout=60s")
 

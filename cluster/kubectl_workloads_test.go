@@ -76,6 +76,7 @@ spec:
 // No controllers and no nodes run here, so nothing changes what kubectl
 // wrote and nothing becomes ready.
 func TestKubectlWorkloads(t *testing.T) {
+	t.Parallel()
 	c := startCluster(t, func(o *cluster.Options) { o.Controllers = []string{} })
 	k := newKubectl(t, c)
 

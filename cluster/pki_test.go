@@ -23,11 +23,12 @@ import (
 // certificate) and a service account token issued before it reach the
 // objects written before it.
 func TestRestartKeepsCredentials(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts an embedded etcd twice")
 	}
 	dir := t.TempDir()
-	opts := cluster.Options{EtcdDataDir: filepath.Join(dir, "etcd"), PKIDir: filepath.Join(dir, "pki")}
+	opts := cluster.Options{EtcdDataDir: filepath.Join(dir, "etcd"), PKIDir: filepath.Join(dir, "pki"), DisableServiceNetwork: true}
 
 	// start runs a cluster until the returned stop is called.
 	start := func() (*cluster.Cluster, func()) {

@@ -21,6 +21,7 @@ import (
 // scheduler's informer, the scheduling cycle and its binding, and the
 // kubelet's sync, in causal order.
 func TestTracePodCreate(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("scenario test")
 	}
