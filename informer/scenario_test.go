@@ -34,9 +34,10 @@ func changeWhileAway(t *testing.T, cs *client.Clientset) (watched []string) {
 	return []string{"update a " + a.ResourceVersion + "->" + a2.ResourceVersion, "delete b", "add c"}
 }
 
-// TestInformerSurvivesAPIServerRestartInMemory stops an API server and
-// starts another on the same etcd prefix; the informer re-watches from
-// its last resourceVersion and sees everything that happened meanwhile.
+// TestInformerSurvivesAPIServerRestartInMemory starts a second API server
+// on the same etcd prefix and stops the first, as a rolling restart of a
+// control plane does; the informer re-watches from its last
+// resourceVersion and sees everything that happened meanwhile.
 func TestInformerSurvivesAPIServerRestartInMemory(t *testing.T) {
 	prefix := storagetest.Prefix(t)
 	first := newAPIServer(t, prefix)
@@ -51,8 +52,17 @@ func TestInformerSurvivesAPIServerRestartInMemory(t *testing.T) {
 	run(t, inf)
 	assert.ElementsMatch(t, []string{"add a initial", "add b initial"}, rec.nextN(t, 2))
 
-	ft.Down() // the first server is gone: its watch ends, requests fail
+	// A watch cache serves watches from the revision it started at on: an
+	// informer whose resourceVersion is older (any write to the etcd
+	// between the two, such as the first server's own start-up writes,
+	// makes it so) gets 410 and relists, which the HTTPS test below
+	// allows. Here the informer sees a write made after the second server
+	// is ready, so the second server's cache covers its resourceVersion.
 	second := newAPIServer(t, prefix)
+	createPod(t, cs, "after-second-start", nil)
+	assert.Equal(t, []string{"add after-second-start"}, rec.nextN(t, 1))
+
+	ft.Down() // the first server is gone: its watch ends, requests fail
 	direct := newClientset(t, client.NewInMemoryTransport(second.Handler()))
 	want := changeWhileAway(t, direct)
 	ft.Up(client.NewInMemoryTransport(second.Handler()))
