@@ -19,6 +19,7 @@ import (
 	"github.com/minicp/minicp/controllers/manager"
 	"github.com/minicp/minicp/controllers/reconcile"
 	"github.com/minicp/minicp/informer"
+	"github.com/minicp/minicp/logging"
 )
 
 // serviceAccountName is the identity the controller acts as, the
@@ -142,7 +143,15 @@ func (c *Controller) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	}
 	updated := role.DeepCopy()
 	updated.Rules = rules
-	if _, err := c.clusterRole.Update(ctx, updated, client.WriteOptions{}); err != nil {
+	_, err = c.clusterRole.Update(ctx, updated, client.WriteOptions{})
+	if apierrors.IsConflict(err) {
+		// The cache was behind a write of role (at a cluster's first
+		// start, the bootstrap's own): the change's event brings the
+		// Request back, so this is no failure to warn about.
+		logging.FromContext(ctx).Debug("conflict, retrying", "err", err)
+		return reconcile.Result{Requeue: true}, nil
+	}
+	if err != nil {
 		return reconcile.Result{}, fmt.Errorf("update clusterrole %s: %w", role.Name, err)
 	}
 	return reconcile.Result{}, nil
