@@ -139,6 +139,12 @@ func (e *env) ctx() context.Context {
 // settle returns once nothing is left to do: the manager is idle with
 // every deployment, replica set and pod of the API server in its cache
 // (so no event is on its way), and the rest of the cluster is idle.
+//
+// The manager must be idle after the API server's state was seen, and
+// that state must not have moved by the end: a reconcile can start and
+// finish between WaitIdle and Idle (an event reached the cache just
+// after WaitIdle), and its writes are then in the API server but not
+// yet in the cache.
 func (e *env) settle() {
 	e.t.Helper()
 	ctx, cancel := clustertest.WaitContext(e.t)
@@ -148,7 +154,8 @@ func (e *env) settle() {
 			require.NoError(e.t, e.othersIdle(ctx), "cluster WaitIdle")
 		}
 		require.NoError(e.t, e.mgr.WaitIdle(ctx), "manager WaitIdle")
-		if !e.caughtUp(ctx) {
+		before, ok := e.caughtUp(ctx)
+		if !ok {
 			// An event is on its way to the cache.
 			select {
 			case <-e.changedCh:
@@ -158,15 +165,20 @@ func (e *env) settle() {
 			continue
 		}
 		// A delay that fell due since WaitIdle (a retry) is work too.
-		if e.mgr.Idle() {
+		if !e.mgr.Idle() {
+			continue
+		}
+		if after, ok := e.caughtUp(ctx); ok && maps.Equal(before, after) {
 			return
 		}
 	}
 }
 
 // caughtUp reports whether the cache holds exactly the API server's
-// deployments, replica sets and pods, at their resourceVersions.
-func (e *env) caughtUp(ctx context.Context) bool {
+// deployments, replica sets and pods, at their resourceVersions, and
+// returns what the API server holds: the resourceVersion of each, by
+// kind and name.
+func (e *env) caughtUp(ctx context.Context) (map[string]string, bool) {
 	e.t.Helper()
 	ds, err := e.cs.Deployments(ns).List(ctx, client.ListOptions{})
 	require.NoError(e.t, err)
@@ -174,15 +186,24 @@ func (e *env) caughtUp(ctx context.Context) bool {
 	require.NoError(e.t, err)
 	pods, err := e.cs.Pods(ns).List(ctx, client.ListOptions{})
 	require.NoError(e.t, err)
-	return sameRVs(e.t, ds.Items, e.deployments) && sameRVs(e.t, rss.Items, e.replicaSets) && sameRVs(e.t, pods.Items, e.pods)
+	state := map[string]string{}
+	ok := sameRVs(e.t, "deployment", ds.Items, e.deployments, state)
+	ok = sameRVs(e.t, "replicaset", rss.Items, e.replicaSets, state) && ok
+	ok = sameRVs(e.t, "pod", pods.Items, e.pods, state) && ok
+	return state, ok
 }
 
 // sameRVs reports whether lister holds exactly items, by name and
-// resourceVersion.
+// resourceVersion, and records each item's resourceVersion in state
+// under kind/name.
 func sameRVs[T any, PT interface {
 	*T
 	metav1.Object
-}](t *testing.T, items []T, lister *informer.Lister[PT]) bool {
+}](t *testing.T, kind string, items []T, lister *informer.Lister[PT], state map[string]string) bool {
+	for i := range items {
+		meta := PT(&items[i]).GetObjectMeta()
+		state[kind+"/"+meta.Name] = meta.ResourceVersion
+	}
 	cached, err := lister.ByNamespace(ns).List(nil)
 	require.NoError(t, err)
 	if len(cached) != len(items) {
