@@ -72,7 +72,11 @@ const namespace = "default"
 // not nil (the test checks the end state there). Nothing in the flow
 // waits for time to pass, so the cluster runs on the real clock.
 func run(ctx context.Context, out io.Writer, inspect func(ctx context.Context, cl *client.Client) error) error {
-	return cluster.Run(ctx, cluster.Options{Nodes: 1}, func(ctx context.Context, c *cluster.Cluster, _ *client.Clientset) error {
+	// The Service gets its ClusterIP from the API server; nothing
+	// connects to it, so the cluster leaves the host's Service network
+	// alone: the example runs beside a `minicp up`, which holds it.
+	opts := cluster.Options{Nodes: 1, DisableServiceNetwork: true}
+	return cluster.Run(ctx, opts, func(ctx context.Context, c *cluster.Cluster, _ *client.Clientset) error {
 		if err := c.WaitIdle(ctx); err != nil {
 			return err
 		}

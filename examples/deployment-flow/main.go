@@ -54,7 +54,11 @@ const name = "web"
 func run(ctx context.Context, out io.Writer) error {
 	tr := tracing.New(tracing.Options{})
 	defer tr.Shutdown(context.WithoutCancel(ctx))
-	return cluster.Run(ctx, cluster.Options{Nodes: 3, Tracing: tr}, func(ctx context.Context, c *cluster.Cluster, cs *client.Clientset) error {
+	// The flow never reaches a Service or a pod's address, so the cluster
+	// leaves the host's Service network alone: the example runs beside a
+	// `minicp up`, which holds it.
+	opts := cluster.Options{Nodes: 3, Tracing: tr, DisableServiceNetwork: true}
+	return cluster.Run(ctx, opts, func(ctx context.Context, c *cluster.Cluster, cs *client.Clientset) error {
 		if err := c.WaitIdle(ctx); err != nil {
 			return err
 		}

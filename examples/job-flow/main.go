@@ -68,7 +68,11 @@ func run(ctx context.Context, out io.Writer) error {
 	vt := newVirtualTime(clk)
 	tr := tracing.New(tracing.Options{Processors: []sdktrace.SpanProcessor{vt}})
 	defer tr.Shutdown(context.WithoutCancel(ctx))
-	return cluster.Run(ctx, cluster.Options{Nodes: 2, Clock: clk, Tracing: tr}, func(ctx context.Context, c *cluster.Cluster, cs *client.Clientset) error {
+	// The flow never reaches a Service or a pod's address, so the cluster
+	// leaves the host's Service network alone: the example runs beside a
+	// `minicp up`, which holds it.
+	opts := cluster.Options{Nodes: 2, Clock: clk, Tracing: tr, DisableServiceNetwork: true}
+	return cluster.Run(ctx, opts, func(ctx context.Context, c *cluster.Cluster, cs *client.Clientset) error {
 		return runJobs(ctx, c, cs, clk, &printer{out: out, vt: vt, rec: tr.Recorder()})
 	})
 }

@@ -66,6 +66,10 @@ func run(ctx context.Context, out io.Writer) error {
 		Nodes: 2, Tracing: tr, ServiceAccountAdmission: true,
 		Programs: map[string]simulated.Program{operatorImage: newOperator(tr, leaderCh)},
 	}
+	// Said before the start, which can wait a long time for the network
+	// and would otherwise print nothing.
+	fmt.Fprintln(out, "start: a cluster of two nodes, with kube-proxy and cluster DNS on the host's loopback addresses")
+	fmt.Fprintln(out, "  (one process on a host runs them at a time: while another does, a minicp up say, this waits for it)")
 	return cluster.Run(ctx, opts, func(ctx context.Context, c *cluster.Cluster, _ *client.Clientset) error {
 		if c.ServiceProxy() == nil {
 			return fmt.Errorf("the cluster runs without its Service network")
