@@ -24,6 +24,7 @@ import (
 	"github.com/minicp/minicp/apiserver/authn"
 	"github.com/minicp/minicp/apiserver/filters"
 	"github.com/minicp/minicp/apiserver/request"
+	"github.com/minicp/minicp/wait/waittest"
 )
 
 // The identities of TestSlowUploadsDoNotStarveOthers besides the admin.
@@ -86,7 +87,7 @@ func TestSlowUploadsDoNotStarveOthers(t *testing.T) {
 			}
 		})
 	}
-	ctx, cancel := context.WithTimeout(t.Context(), eventTimeout)
+	ctx, cancel := context.WithTimeout(t.Context(), waittest.Timeout)
 	defer cancel()
 	for i := range extra {
 		select {

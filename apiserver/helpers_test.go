@@ -9,7 +9,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -17,6 +16,7 @@ import (
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/apiserver"
 	"github.com/minicp/minicp/apiserver/apiservertest"
+	"github.com/minicp/minicp/wait/waittest"
 )
 
 // testServer is an apiservertest server served over real HTTP on
@@ -174,21 +174,17 @@ func (s *testServer) openWatch(path string, opts ...requestOption) *watchStream 
 	return w
 }
 
-// eventTimeout bounds a wait for a watch event. Generous for -race on a
-// loaded CI machine; a passing test never waits it out.
-const eventTimeout = 10 * time.Second
-
 // next returns the next event, failing the test if none comes.
 func (w *watchStream) next() metav1.WatchEvent {
 	w.t.Helper()
-	ctx, cancel := context.WithTimeout(w.t.Context(), eventTimeout)
+	ctx, cancel := context.WithTimeout(w.t.Context(), waittest.Timeout)
 	defer cancel()
 	select {
 	case ev, ok := <-w.events:
 		require.True(w.t, ok, "watch closed while waiting for an event")
 		return ev
 	case <-ctx.Done():
-		w.t.Fatal("no watch event within", eventTimeout)
+		w.t.Fatal("no watch event within", waittest.Timeout)
 		return metav1.WatchEvent{}
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/minicp/minicp/apiserver/apiservertest"
 	"github.com/minicp/minicp/apiserver/filters"
 	"github.com/minicp/minicp/clock"
+	"github.com/minicp/minicp/wait/waittest"
 )
 
 // TestSlowBodyTimesOut: a client that sends its headers and one byte of
@@ -36,7 +37,7 @@ func TestSlowBodyTimesOut(t *testing.T) {
 	_, err = fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\n"+
 		"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{", configMapsPath, u.Host, apiservertest.AdminToken)
 	require.NoError(t, err, "send headers and one byte")
-	require.NoError(t, conn.SetReadDeadline(clock.Real.Now().Add(eventTimeout)))
+	require.NoError(t, conn.SetReadDeadline(clock.Real.Now().Add(waittest.Timeout)))
 	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
 	require.NoError(t, err, "the server answers the stalled upload")
 	defer resp.Body.Close()

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gorilla/websocket"
+	"github.com/minicp/minicp/wait/waittest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -130,11 +131,11 @@ func TestPodLogWebSocketFollow(t *testing.T) {
 	assert.Equal(t, "true", (<-kl.requests).Query().Get("follow"))
 
 	require.NoError(t, conn.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, "")))
-	wait, cancel := context.WithTimeout(t.Context(), eventTimeout)
+	wait, cancel := context.WithTimeout(t.Context(), waittest.Timeout)
 	defer cancel()
 	select {
 	case <-kubeletDone:
 	case <-wait.Done():
-		t.Fatalf("the kubelet request outlived the socket by %v", eventTimeout)
+		t.Fatalf("the kubelet request outlived the socket by %v", waittest.Timeout)
 	}
 }

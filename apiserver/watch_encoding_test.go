@@ -14,6 +14,7 @@ import (
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/apiserver/apiservertest"
+	"github.com/minicp/minicp/wait/waittest"
 )
 
 // openRawWatch starts a watch and returns its lines as the server wrote
@@ -44,14 +45,14 @@ func (s *testServer) openRawWatch(path string) <-chan []byte {
 
 func nextLine(t *testing.T, lines <-chan []byte) []byte {
 	t.Helper()
-	timer := time.NewTimer(30 * time.Second)
+	timer := time.NewTimer(waittest.Timeout)
 	defer timer.Stop()
 	select {
 	case line, ok := <-lines:
 		require.True(t, ok, "watch closed while a line was expected")
 		return line
 	case <-timer.C:
-		t.Fatal("no watch line within 30s")
+		t.Fatal("no watch line within", waittest.Timeout)
 		return nil
 	}
 }

@@ -1,7 +1,6 @@
 package kubelet_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/kubelet/cri"
 	"github.com/minicp/minicp/kubelet/cri/simulated"
+	"github.com/minicp/minicp/wait/waittest"
 )
 
 // TestGracefulDeleteOfNginx: deleting a running nginx pod gets it SIGTERM,
@@ -49,7 +49,7 @@ func TestGracefulDeleteOfNginx(t *testing.T) {
 	rt := h.kl.Runtime()
 	changed, ok := rt.(interface{ Changed() <-chan struct{} })
 	require.True(t, ok, "the simulated runtime reports changes")
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	ctx, cancel := waittest.Context(t)
 	defer cancel()
 	for {
 		ch := changed.Changed()

@@ -14,11 +14,8 @@ import (
 	"github.com/minicp/minicp/apiserver/flowcontrol"
 	"github.com/minicp/minicp/apiserver/request"
 	"github.com/minicp/minicp/clock/clocktest"
+	"github.com/minicp/minicp/wait/waittest"
 )
-
-// eventTimeout bounds each wait for something a goroutine of the test
-// does; the fake clock never advances on its own.
-const eventTimeout = 10 * time.Second
 
 // queueWait is the queue wait limit of the tests' controllers.
 const queueWait = 15 * time.Second
@@ -105,7 +102,7 @@ func (c *call) finish(t *testing.T) flowcontrol.Result {
 	case r := <-c.resultCh:
 		c.resultCh <- r // for a later finish
 		return r
-	case <-time.After(eventTimeout):
+	case <-time.After(waittest.Timeout):
 		t.Fatal("request did not finish")
 		return flowcontrol.Result{}
 	}
@@ -118,7 +115,7 @@ func (h *harness) executing() string {
 	select {
 	case u := <-h.log:
 		return u
-	case <-time.After(eventTimeout):
+	case <-time.After(waittest.Timeout):
 		h.t.Fatalf("no request started executing:\n%s", h.c)
 		return ""
 	}
@@ -128,7 +125,7 @@ func (h *harness) executing() string {
 // of the fake clock.
 func (h *harness) queued(n int) {
 	h.t.Helper()
-	ctx, cancel := context.WithTimeout(h.t.Context(), eventTimeout)
+	ctx, cancel := context.WithTimeout(h.t.Context(), waittest.Timeout)
 	defer cancel()
 	require.NoError(h.t, h.clk.BlockUntilWaiters(ctx, n), "%d requests queued:\n%s", n, h.c)
 }

@@ -1,9 +1,7 @@
 package clustertest_test
 
 import (
-	"context"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -53,7 +51,7 @@ func addDevelopers(s *runtime.Scheme) error {
 func TestCRDsFromManifestsWithTheUsersTypes(t *testing.T) {
 	c := clustertest.New(t, clustertest.WithNodes(0), clustertest.WithControllers(),
 		clustertest.WithCRDPaths("testdata/crds"), clustertest.WithTypes(addDevelopers))
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	ctx, cancel := clustertest.WaitContext(t)
 	defer cancel()
 
 	devs, err := client.NewResource[*Developer, *DeveloperList](c.Clientset().Client(), developersGVR)

@@ -11,17 +11,14 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/gorilla/websocket"
 	"github.com/moby/spdystream"
 	"github.com/stretchr/testify/require"
 
 	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/wait/waittest"
 )
-
-// testTimeout bounds each wait of a test.
-const testTimeout = 30 * time.Second
 
 // newServer serves h on a loopback port until the test ends; its
 // requests' context ends when stop is called (or the test ends), as the
@@ -51,7 +48,7 @@ func newServer(t *testing.T, h http.HandlerFunc) (addr string, stop func()) {
 // returns the client connection and the negotiated protocol.
 func dialSPDY(t *testing.T, addr, path string, protocols ...string) (*spdystream.Connection, string) {
 	t.Helper()
-	conn, err := net.DialTimeout("tcp", addr, testTimeout)
+	conn, err := net.DialTimeout("tcp", addr, waittest.Timeout)
 	require.NoError(t, err)
 	req, err := http.NewRequest(http.MethodPost, "http://"+addr+path, nil)
 	require.NoError(t, err)
@@ -91,7 +88,7 @@ func openStream(t *testing.T, c *spdystream.Connection, kv ...string) *spdystrea
 	}
 	s, err := c.CreateStream(h, nil, false)
 	require.NoError(t, err)
-	require.NoError(t, s.WaitTimeout(testTimeout))
+	require.NoError(t, s.WaitTimeout(waittest.Timeout))
 	return s
 }
 
@@ -108,7 +105,7 @@ func readStatus(t *testing.T, r io.Reader) *metav1.Status {
 // dialWebSocket opens a WebSocket to path with the subprotocols.
 func dialWebSocket(t *testing.T, addr, path string, protocols ...string) (*websocket.Conn, *http.Response, error) {
 	t.Helper()
-	d := websocket.Dialer{Subprotocols: protocols, HandshakeTimeout: testTimeout}
+	d := websocket.Dialer{Subprotocols: protocols, HandshakeTimeout: waittest.Timeout}
 	conn, resp, err := d.Dial("ws://"+addr+path, nil)
 	if err == nil {
 		t.Cleanup(func() { _ = conn.Close() })

@@ -1,7 +1,6 @@
 package dns_test
 
 import (
-	"context"
 	"net/netip"
 	"slices"
 	"testing"
@@ -19,6 +18,7 @@ import (
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/proxy/dns"
+	"github.com/minicp/minicp/wait/waittest"
 )
 
 // newServer writes the objects of a small cluster, then starts a DNS
@@ -188,7 +188,7 @@ func TestResolverSearchPath(t *testing.T) {
 // and selector, and the proxy label; a second call changes nothing.
 func TestEnsureService(t *testing.T) {
 	cs := clustertest.InMemoryClientset(t, apiservertest.New(t))
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	ctx, cancel := waittest.Context(t)
 	defer cancel()
 	require.NoError(t, dns.EnsureService(ctx, cs))
 	require.NoError(t, dns.EnsureService(ctx, cs), "again")
@@ -206,7 +206,7 @@ func TestEnsureService(t *testing.T) {
 // nothing.
 func TestEnsureRBAC(t *testing.T) {
 	cs := clustertest.InMemoryClientset(t, apiservertest.New(t))
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	ctx, cancel := waittest.Context(t)
 	defer cancel()
 	require.NoError(t, dns.EnsureRBAC(ctx, cs))
 	require.NoError(t, dns.EnsureRBAC(ctx, cs), "again")

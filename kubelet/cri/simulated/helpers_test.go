@@ -15,6 +15,7 @@ import (
 	"github.com/minicp/minicp/kubelet/cni"
 	"github.com/minicp/minicp/kubelet/cri"
 	"github.com/minicp/minicp/kubelet/cri/simulated"
+	"github.com/minicp/minicp/wait/waittest"
 )
 
 var epoch = time.Date(2024, 5, 6, 7, 0, 0, 0, time.UTC)
@@ -95,10 +96,10 @@ func (h *harness) status(id string) cri.ContainerStatus {
 }
 
 // waitFor waits until cond holds, waking on the runtime's Changed, for at
-// most ten (real) seconds.
+// most waittest.Timeout of real time.
 func (h *harness) waitFor(what string, cond func() bool) {
 	h.t.Helper()
-	ctx, cancel := context.WithTimeout(h.ctx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(h.ctx, waittest.Timeout)
 	defer cancel()
 	for {
 		changed := h.rt.Changed()
