@@ -7,12 +7,14 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gorilla/websocket"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/wait/waittest"
 )
 
 var allStreams = Options{Stdin: true, Stdout: true, Stderr: true}
@@ -158,4 +160,42 @@ func TestOptionsFromQuery(t *testing.T) {
 	assert.Equal(t, Options{Stdin: true, Stdout: true, TTY: true}, o, "a terminal has no stderr")
 	_, err = OptionsFromQuery(nil)
 	assert.EqualError(t, err, "you must specify at least 1 of stdin, stdout, stderr")
+}
+
+// TestSPDYStdinAfterCommandEnds: stdin the client sends after the
+// command ended, which nothing reads any more, does not keep the
+// connection from closing. spdystream hands a data frame to its stream
+// in the frame loop and waits until it is read, so an unread stdin once
+// held the connection's shutdown, and the kubelet's with it, for good.
+func TestSPDYStdinAfterCommandEnds(t *testing.T) {
+	returned := make(chan struct{})
+	addr, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		defer close(returned)
+		ServeRemoteCommand(w, r, allStreams, func(ctx context.Context, s Streams) error {
+			_, err := io.WriteString(s.Stdout, "done")
+			return err
+		})
+	})
+	conn, _ := dialSPDY(t, addr, "/exec", StreamProtocolV4)
+	errStream := openStream(t, conn, "streamType", "error")
+	stdin := openStream(t, conn, "streamType", "stdin")
+	stdout := openStream(t, conn, "streamType", "stdout")
+	stderr := openStream(t, conn, "streamType", "stderr")
+	assert.Equal(t, metav1.StatusSuccess, readStatus(t, errStream).Status)
+	for range 3 {
+		_, _ = stdin.Write([]byte("typed after the end\n"))
+	}
+	out, err := io.ReadAll(stdout)
+	require.NoError(t, err)
+	assert.Equal(t, "done", string(out))
+	_, err = io.ReadAll(stderr)
+	require.NoError(t, err)
+	for _, s := range []io.Closer{errStream, stdin, stdout, stderr, conn} {
+		_ = s.Close()
+	}
+	select {
+	case <-returned:
+	case <-time.After(waittest.Timeout):
+		t.Fatalf("the exec handler still runs %v after the client closed everything", waittest.Timeout)
+	}
 }

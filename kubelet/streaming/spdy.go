@@ -125,8 +125,10 @@ func newSPDYConn(raw net.Conn) (*spdyConn, error) {
 //  1. half-close the given streams, so the client reads their ends;
 //  2. send GOAWAY, after which spdystream closes the network connection
 //     once the client has closed its side of every stream;
-//  3. wait for the client to go, or for ctx; on ctx, close the network
-//     connection, which ends Serve at once;
+//  3. wait for the client to go, or for ctx; on ctx, reset the streams
+//     (a data frame no one reads holds spdystream's frame loop until its
+//     stream is reset) and close the network connection, which ends
+//     Serve at once;
 //  4. wait for Serve, then for spdystream's shutdown.
 func (c *spdyConn) close(ctx context.Context, streams ...*spdystream.Stream) {
 	for _, s := range streams {
@@ -138,6 +140,11 @@ func (c *spdyConn) close(ctx context.Context, streams ...*spdystream.Stream) {
 	select {
 	case <-c.servedCh:
 	case <-ctx.Done():
+		for _, s := range streams {
+			if s != nil {
+				_ = s.Reset()
+			}
+		}
 		_ = c.raw.Close()
 	}
 	c.wg.Wait()

@@ -102,6 +102,14 @@ func serveSPDYCommand(w http.ResponseWriter, r *http.Request, opts Options, run 
 	})
 
 	err = run(ctx, streams)
+	// Nothing reads stdin any more. spdystream hands each data frame to
+	// its stream inside its frame loop and waits until it is read, so
+	// input the client sends from now on (keys typed after the shell
+	// exited) would stop the loop, and with it the close below, for good:
+	// reset the stream, which drops its data.
+	if cs.stdin != nil {
+		_ = cs.stdin.Reset()
+	}
 	status, _ := json.Marshal(commandStatus(err))
 	_, _ = cs.errorStream.Write(status)
 	// r's context, not ctx: the close waits for the client to read the
