@@ -240,11 +240,11 @@ func TestComponentsActAsThemselves(t *testing.T) {
 	})
 	c := startCluster(t, nodes(2), serviceNetwork, func(o *cluster.Options) { o.AuditSink = sink })
 	k := newKubectl(t, c)
-	k.run("create", "deployment", "web", "--image=nginx", "--replicas=2")
-	assert.Contains(t, k.run("rollout", "status", "deploy/web", "--timeout=60s"), "successfully rolled out")
+	k.Run("create", "deployment", "web", "--image=nginx", "--replicas=2")
+	assert.Contains(t, k.Run("rollout", "status", "deploy/web", "--timeout=60s"), "successfully rolled out")
 	// A LoadBalancer Service's ingress is the service controller's write.
-	k.run("expose", "deploy/web", "--type=LoadBalancer", "--port=80")
-	k.run("wait", "svc/web", "--for=jsonpath={.status.loadBalancer.ingress}", "--timeout=60s")
+	k.Run("expose", "deploy/web", "--type=LoadBalancer", "--port=80")
+	k.Run("wait", "svc/web", "--for=jsonpath={.status.loadBalancer.ingress}", "--timeout=60s")
 
 	mu.Lock()
 	defer mu.Unlock()

@@ -92,7 +92,7 @@ func execOnce(b *testing.B, d *websocket.Dialer, u string, header http.Header) (
 
 // waitPodRunning watches pod box from rv until it runs.
 func waitPodRunning(b *testing.B, pods *client.PodClient, rv string) {
-	ctx, cancel := context.WithTimeout(b.Context(), kubectlTimeout)
+	ctx, cancel := context.WithTimeout(b.Context(), clustertest.KubectlTimeout)
 	defer cancel()
 	w, err := pods.Watch(ctx, client.ListOptions{ResourceVersion: rv, FieldSelector: "metadata.name=box"})
 	require.NoError(b, err)

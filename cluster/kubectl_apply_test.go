@@ -38,40 +38,40 @@ func TestKubectlStrategicMergePatch(t *testing.T) {
 	k := newKubectl(t, c)
 	manifest := filepath.Join(t.TempDir(), "pod.yaml")
 	image := func() string {
-		return k.run("get", "pod", "applied", "-o", `jsonpath={range .spec.containers[*]}{.name}={.image} {end}`)
+		return k.Run("get", "pod", "applied", "-o", `jsonpath={range .spec.containers[*]}{.name}={.image} {end}`)
 	}
 
 	require.NoError(t, os.WriteFile(manifest, []byte(applyManifest), 0o600))
-	assert.Contains(t, k.run("apply", "-f", manifest), "pod/applied created")
-	assert.Contains(t, k.run("apply", "-f", manifest), "pod/applied unchanged")
+	assert.Contains(t, k.Run("apply", "-f", manifest), "pod/applied created")
+	assert.Contains(t, k.Run("apply", "-f", manifest), "pod/applied unchanged")
 
 	// A changed image is a three-way strategic merge patch with
 	// $setElementOrder/containers.
 	require.NoError(t, os.WriteFile(manifest, []byte(strings.Replace(applyManifest, "image: busybox:1\n    command: [\"sleep\", \"3600\"]\n    env", "image: busybox:2\n    command: [\"sleep\", \"3600\"]\n    env", 1)), 0o600))
-	assert.Contains(t, k.run("apply", "-f", manifest), "pod/applied configured")
+	assert.Contains(t, k.Run("apply", "-f", manifest), "pod/applied configured")
 	assert.Equal(t, "c=busybox:2 side=busybox:1", strings.TrimSpace(image()), "apply changes the image of c only")
-	assert.Contains(t, k.run("get", "pod", "applied", "-o", "jsonpath={.spec.containers[0].env[0].value}"), "test",
+	assert.Contains(t, k.Run("get", "pod", "applied", "-o", "jsonpath={.spec.containers[0].env[0].value}"), "test",
 		"the merged container keeps its env")
 
-	assert.Contains(t, k.run("patch", "pod", "applied", "-p", `{"spec":{"containers":[{"name":"c","image":"busybox:3"}]}}`),
+	assert.Contains(t, k.Run("patch", "pod", "applied", "-p", `{"spec":{"containers":[{"name":"c","image":"busybox:3"}]}}`),
 		"pod/applied patched")
 	assert.Equal(t, "c=busybox:3 side=busybox:1", strings.TrimSpace(image()), "a strategic patch merges containers by name")
 
-	assert.Contains(t, k.run("set", "image", "pod/applied", "side=busybox:4"), "pod/applied image updated")
+	assert.Contains(t, k.Run("set", "image", "pod/applied", "side=busybox:4"), "pod/applied image updated")
 	assert.Equal(t, "c=busybox:3 side=busybox:4", strings.TrimSpace(image()))
 
-	assert.Contains(t, k.run("label", "pod", "applied", "tier=backend"), "pod/applied labeled")
-	assert.Contains(t, k.run("annotate", "pod", "applied", "note=hello"), "pod/applied annotated")
-	out := k.run("get", "pod", "applied", "-o", "jsonpath={.metadata.labels.app},{.metadata.labels.tier},{.metadata.annotations.note}")
+	assert.Contains(t, k.Run("label", "pod", "applied", "tier=backend"), "pod/applied labeled")
+	assert.Contains(t, k.Run("annotate", "pod", "applied", "note=hello"), "pod/applied annotated")
+	out := k.Run("get", "pod", "applied", "-o", "jsonpath={.metadata.labels.app},{.metadata.labels.tier},{.metadata.annotations.note}")
 	assert.Equal(t, "applied,backend,hello", out, "label and annotate add to the existing labels")
-	assert.Contains(t, k.run("label", "pod", "applied", "tier-"), "pod/applied unlabeled")
-	assert.Equal(t, "applied,", k.run("get", "pod", "applied", "-o", "jsonpath={.metadata.labels.app},{.metadata.labels.tier}"))
+	assert.Contains(t, k.Run("label", "pod", "applied", "tier-"), "pod/applied unlabeled")
+	assert.Equal(t, "applied,", k.Run("get", "pod", "applied", "-o", "jsonpath={.metadata.labels.app},{.metadata.labels.tier}"))
 
 	// Pod specs are immutable but for images: the merged result is
 	// validated as any update is.
-	assert.Contains(t, k.fail("patch", "pod", "applied", "-p", `{"spec":{"containers":[{"name":"c","$patch":"delete"}]}}`),
+	assert.Contains(t, k.Fail("patch", "pod", "applied", "-p", `{"spec":{"containers":[{"name":"c","$patch":"delete"}]}}`),
 		"may not add or remove containers")
 	// A malformed patch is the client's mistake.
-	assert.Contains(t, k.fail("patch", "pod", "applied", "-p", `{"spec":{"containers":[{"image":"x"}]}}`),
+	assert.Contains(t, k.Fail("patch", "pod", "applied", "-p", `{"spec":{"containers":[{"image":"x"}]}}`),
 		"does not contain declared merge key")
 }

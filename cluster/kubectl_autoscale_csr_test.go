@@ -53,13 +53,13 @@ func TestKubectlStatefulSetsAutoscalersAndCSRs(t *testing.T) {
 
 	manifest := filepath.Join(dir, "sts.yaml")
 	require.NoError(t, os.WriteFile(manifest, []byte(dbStatefulSet), 0o600))
-	assert.Contains(t, k.run("apply", "-f", manifest), "statefulset.apps/db created")
-	assert.Contains(t, k.run("scale", "statefulset", "db", "--replicas=3"), "statefulset.apps/db scaled")
-	assert.Equal(t, "3", k.run("get", "sts", "db", "-o", "jsonpath={.spec.replicas}"))
+	assert.Contains(t, k.Run("apply", "-f", manifest), "statefulset.apps/db created")
+	assert.Contains(t, k.Run("scale", "statefulset", "db", "--replicas=3"), "statefulset.apps/db scaled")
+	assert.Equal(t, "3", k.Run("get", "sts", "db", "-o", "jsonpath={.spec.replicas}"))
 
-	k.run("create", "deployment", "web", "--image=nginx")
-	assert.Contains(t, k.run("autoscale", "deployment", "web", "--min=1", "--max=3"), "horizontalpodautoscaler.autoscaling/web autoscaled")
-	assert.Equal(t, "3", k.run("get", "hpa", "web", "-o", "jsonpath={.spec.maxReplicas}"))
+	k.Run("create", "deployment", "web", "--image=nginx")
+	assert.Contains(t, k.Run("autoscale", "deployment", "web", "--min=1", "--max=3"), "horizontalpodautoscaler.autoscaling/web autoscaled")
+	assert.Equal(t, "3", k.Run("get", "hpa", "web", "-o", "jsonpath={.spec.maxReplicas}"))
 
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	require.NoError(t, err)
@@ -77,11 +77,11 @@ spec:
   expirationSeconds: 86400
   usages: [client auth]
 `), 0o600))
-	assert.Contains(t, k.run("apply", "-f", csr), "certificatesigningrequest.certificates.k8s.io/jane created")
-	assert.Equal(t, "Pending", row(t, k.run("get", "csr"), "jane")[5])
-	assert.Contains(t, k.run("certificate", "approve", "jane"), "certificatesigningrequest.certificates.k8s.io/jane approved")
+	assert.Contains(t, k.Run("apply", "-f", csr), "certificatesigningrequest.certificates.k8s.io/jane created")
+	assert.Equal(t, "Pending", row(t, k.Run("get", "csr"), "jane")[5])
+	assert.Contains(t, k.Run("certificate", "approve", "jane"), "certificatesigningrequest.certificates.k8s.io/jane approved")
 
-	out := k.run("get", "sts,hpa,csr")
+	out := k.Run("get", "sts,hpa,csr")
 	assert.Contains(t, out, "NAME")
 	assert.Equal(t, []string{"statefulset.apps/db", "0/3"}, row(t, out, "statefulset.apps/db")[:2], "NAME READY AGE:\n%s", out)
 	hpa := row(t, out, "horizontalpodautoscaler.autoscaling/web")

@@ -36,13 +36,13 @@ func TestKubectlConfigMapEnv(t *testing.T) {
 	}
 	c := startCluster(t, nodes(1))
 	k := newKubectl(t, c)
-	k.run("wait", "--for=condition=Ready", "node", "--all", "--timeout=60s")
+	k.Run("wait", "--for=condition=Ready", "node", "--all", "--timeout=60s")
 
-	assert.Contains(t, k.run("create", "configmap", "greeting", "--from-literal=FOO=hello from a configmap"),
+	assert.Contains(t, k.Run("create", "configmap", "greeting", "--from-literal=FOO=hello from a configmap"),
 		"configmap/greeting created")
 	manifest := filepath.Join(t.TempDir(), "pod.yaml")
 	require.NoError(t, os.WriteFile(manifest, []byte(configMapEnvManifest), 0o600))
-	assert.Contains(t, k.run("apply", "-f", manifest), "pod/greeter created")
-	k.run("wait", "--for=jsonpath={.status.phase}=Succeeded", "pod/greeter", "--timeout=60s")
-	assert.Equal(t, "hello from a configmap\n", k.run("logs", "greeter"))
+	assert.Contains(t, k.Run("apply", "-f", manifest), "pod/greeter created")
+	k.Run("wait", "--for=jsonpath={.status.phase}=Succeeded", "pod/greeter", "--timeout=60s")
+	assert.Equal(t, "hello from a configmap\n", k.Run("logs", "greeter"))
 }

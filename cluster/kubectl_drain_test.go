@@ -22,33 +22,33 @@ func TestKubectlDrain(t *testing.T) {
 	c := startCluster(t, nodes(2))
 	k := newKubectl(t, c)
 
-	k.run("create", "deployment", "web", "--image=nginx", "--replicas=2")
-	assert.Contains(t, k.run("rollout", "status", "deploy/web", "--timeout=60s"), "successfully rolled out")
-	assert.Contains(t, k.run("create", "poddisruptionbudget", "web", "--selector=app=web", "--min-available=2"),
+	k.Run("create", "deployment", "web", "--image=nginx", "--replicas=2")
+	assert.Contains(t, k.Run("rollout", "status", "deploy/web", "--timeout=60s"), "successfully rolled out")
+	assert.Contains(t, k.Run("create", "poddisruptionbudget", "web", "--selector=app=web", "--min-available=2"),
 		"poddisruptionbudget.policy/web created")
-	k.run("wait", "--for=jsonpath={.status.currentHealthy}=2", "pdb/web", "--timeout=30s")
-	out := k.run("get", "pdb")
+	k.Run("wait", "--for=jsonpath={.status.currentHealthy}=2", "pdb/web", "--timeout=30s")
+	out := k.Run("get", "pdb")
 	assert.Equal(t, []string{"NAME", "MIN", "AVAILABLE", "MAX", "UNAVAILABLE", "ALLOWED", "DISRUPTIONS", "AGE"}, rows(out)[0])
 	assert.Equal(t, []string{"web", "2", "N/A", "0"}, row(t, out, "web")[:4])
-	assert.Equal(t, "False InsufficientPods", k.run("get", "pdb", "web", "-o",
+	assert.Equal(t, "False InsufficientPods", k.Run("get", "pdb", "web", "-o",
 		`jsonpath={.status.conditions[?(@.type=="DisruptionAllowed")].status} {.status.conditions[?(@.type=="DisruptionAllowed")].reason}`))
 
-	node := strings.Fields(k.run("get", "pods", "-l", "app=web", "-o", "jsonpath={.items[0].spec.nodeName}"))[0]
-	out = k.fail("drain", node, "--ignore-daemonsets", "--delete-emptydir-data", "--timeout=3s")
+	node := strings.Fields(k.Run("get", "pods", "-l", "app=web", "-o", "jsonpath={.items[0].spec.nodeName}"))[0]
+	out = k.Fail("drain", node, "--ignore-daemonsets", "--delete-emptydir-data", "--timeout=3s")
 	assert.Contains(t, out, "node/"+node+" cordoned")
 	assert.Contains(t, out, "Cannot evict pod as it would violate the pod's disruption budget.")
-	assert.Equal(t, "true", k.run("get", "node", node, "-o", "jsonpath={.spec.unschedulable}"))
-	assert.NotEmpty(t, k.run("get", "pods", "-l", "app=web", "--field-selector=spec.nodeName="+node, "-o", "name"),
+	assert.Equal(t, "true", k.Run("get", "node", node, "-o", "jsonpath={.spec.unschedulable}"))
+	assert.NotEmpty(t, k.Run("get", "pods", "-l", "app=web", "--field-selector=spec.nodeName="+node, "-o", "name"),
 		"the budget kept the pods on the node")
 
-	k.run("patch", "pdb", "web", "-p", `{"spec":{"minAvailable":1}}`)
-	k.run("wait", "--for=jsonpath={.status.disruptionsAllowed}=1", "pdb/web", "--timeout=30s")
-	out = k.run("drain", node, "--ignore-daemonsets", "--delete-emptydir-data", "--timeout=90s")
+	k.Run("patch", "pdb", "web", "-p", `{"spec":{"minAvailable":1}}`)
+	k.Run("wait", "--for=jsonpath={.status.disruptionsAllowed}=1", "pdb/web", "--timeout=30s")
+	out = k.Run("drain", node, "--ignore-daemonsets", "--delete-emptydir-data", "--timeout=90s")
 	assert.Contains(t, out, "node/"+node+" drained")
 	assert.Contains(t, out, "evicted")
-	assert.Contains(t, k.run("rollout", "status", "deploy/web", "--timeout=60s"), "successfully rolled out")
-	nodes := k.run("get", "pods", "-l", "app=web", "-o", "jsonpath={.items[*].spec.nodeName}")
+	assert.Contains(t, k.Run("rollout", "status", "deploy/web", "--timeout=60s"), "successfully rolled out")
+	nodes := k.Run("get", "pods", "-l", "app=web", "-o", "jsonpath={.items[*].spec.nodeName}")
 	require.NotEmpty(t, nodes)
 	assert.NotContains(t, nodes, node, "no pod of web is left on the drained node")
-	assert.Contains(t, k.run("uncordon", node), "uncordoned")
+	assert.Contains(t, k.Run("uncordon", node), "uncordoned")
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -18,9 +19,9 @@ import (
 // output and exit code (0 on success).
 func (k *kubectl) runExec(stdin string, env []string, args ...string) (string, int) {
 	k.t.Helper()
-	ctx, cancel := context.WithTimeout(k.t.Context(), kubectlTimeout)
+	ctx, cancel := context.WithTimeout(k.t.Context(), clustertest.KubectlTimeout)
 	defer cancel()
-	cmd := k.command(ctx, args...)
+	cmd := k.Command(ctx, args...)
 	cmd.Env = append(cmd.Env, env...)
 	if stdin != "" {
 		cmd.Stdin = strings.NewReader(stdin)
@@ -54,8 +55,8 @@ func TestKubectlExec(t *testing.T) {
 	}
 	c := startCluster(t, nodes(1))
 	k := newKubectl(t, c)
-	k.run("run", "box", "--image=busybox", "--", "sh", "-c", "echo started > /tmp/state; sleep 3600")
-	k.run("wait", "--for=condition=Ready", "pod/box", "--timeout=60s")
+	k.Run("run", "box", "--image=busybox", "--", "sh", "-c", "echo started > /tmp/state; sleep 3600")
+	k.Run("wait", "--for=condition=Ready", "pod/box", "--timeout=60s")
 
 	for _, p := range execProtocols {
 		t.Run(p.name, func(t *testing.T) {
@@ -79,9 +80,9 @@ func TestKubectlExec(t *testing.T) {
 		})
 	}
 
-	out := k.fail("exec", "box", "-c", "nope", "--", "true")
+	out := k.Fail("exec", "box", "-c", "nope", "--", "true")
 	assert.Contains(t, out, "container nope is not valid for pod box")
-	out = k.fail("exec", "missing", "--", "true")
+	out = k.Fail("exec", "missing", "--", "true")
 	assert.Contains(t, out, `pods "missing" not found`)
 	out, code := k.runExec("", nil, "exec", "box", "--", "nosuchcommand")
 	assert.Equal(t, 127, code, "%s", out)
@@ -89,8 +90,8 @@ func TestKubectlExec(t *testing.T) {
 
 	// The API server's own checks, and the kubelet's refusal of a
 	// request that does not upgrade, come back as Status errors.
-	k.run("run", "done", "--image=busybox", "--restart=Never", "--", "true")
-	k.run("wait", "--for=jsonpath={.status.phase}=Succeeded", "pod/done", "--timeout=60s")
+	k.Run("run", "done", "--image=busybox", "--restart=Never", "--", "true")
+	k.Run("wait", "--for=jsonpath={.status.phase}=Succeeded", "pod/done", "--timeout=60s")
 	for _, tc := range []struct{ path, want string }{
 		{"/api/v1/namespaces/default/pods/done/exec?command=true&stdout=true", "cannot exec into a container in a completed pod; current phase is Succeeded"},
 		{"/api/v1/namespaces/default/pods/box/exec?stdout=true", "you must specify at least one command for the container"},
@@ -98,7 +99,7 @@ func TestKubectlExec(t *testing.T) {
 		{"/api/v1/namespaces/default/pods/box/exec?command=true&stdout=true", "unable to upgrade: missing upgrade headers in request"},
 		{"/api/v1/namespaces/default/pods/box/attach?stdout=true", "unable to upgrade: missing upgrade headers in request"},
 	} {
-		out := k.fail("get", "--raw", tc.path)
+		out := k.Fail("get", "--raw", tc.path)
 		assert.Contains(t, out, tc.want, "GET %s", tc.path)
 		assert.Contains(t, out, "BadRequest", "a Status with its reason: GET %s", tc.path)
 	}
@@ -113,30 +114,30 @@ func TestKubectlCp(t *testing.T) {
 	}
 	c := startCluster(t, nodes(1))
 	k := newKubectl(t, c)
-	k.run("run", "box", "--image=busybox", "--", "sleep", "3600")
-	k.run("wait", "--for=condition=Ready", "pod/box", "--timeout=60s")
+	k.Run("run", "box", "--image=busybox", "--", "sleep", "3600")
+	k.Run("wait", "--for=condition=Ready", "pod/box", "--timeout=60s")
 
 	dir := t.TempDir()
 	src := filepath.Join(dir, "notes.txt")
 	require.NoError(t, os.WriteFile(src, []byte("line one\nline two\n"), 0o644))
-	k.run("cp", src, "box:/tmp/notes.txt")
-	assert.Equal(t, "line one\nline two\n", k.run("exec", "box", "--", "cat", "/tmp/notes.txt"), "the file in the container")
+	k.Run("cp", src, "box:/tmp/notes.txt")
+	assert.Equal(t, "line one\nline two\n", k.Run("exec", "box", "--", "cat", "/tmp/notes.txt"), "the file in the container")
 
 	tree := filepath.Join(dir, "conf")
 	require.NoError(t, os.MkdirAll(filepath.Join(tree, "sub"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(tree, "a.conf"), []byte("a=1\n"), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(tree, "sub", "b.conf"), []byte("b=2\n"), 0o644))
-	k.run("cp", tree, "box:/etc/app")
-	assert.Equal(t, "b=2\n", k.run("exec", "box", "--", "cat", "/etc/app/sub/b.conf"), "a directory, recursively")
+	k.Run("cp", tree, "box:/etc/app")
+	assert.Equal(t, "b=2\n", k.Run("exec", "box", "--", "cat", "/etc/app/sub/b.conf"), "a directory, recursively")
 
 	back := filepath.Join(dir, "back.txt")
-	k.run("cp", "box:/tmp/notes.txt", back)
+	k.Run("cp", "box:/tmp/notes.txt", back)
 	got, err := os.ReadFile(back)
 	require.NoError(t, err)
 	assert.Equal(t, "line one\nline two\n", string(got), "the file copied back")
 
 	backTree := filepath.Join(dir, "back")
-	k.run("cp", "box:/etc/app", backTree)
+	k.Run("cp", "box:/etc/app", backTree)
 	got, err = os.ReadFile(filepath.Join(backTree, "sub", "b.conf"))
 	require.NoError(t, err, "the directory copied back")
 	assert.Equal(t, "b=2\n", string(got))
@@ -146,7 +147,7 @@ func TestKubectlCp(t *testing.T) {
 	// copied.
 	_, _ = k.runExec("", nil, "cp", "box:/tmp/missing", filepath.Join(dir, "x"))
 	assert.NoFileExists(t, filepath.Join(dir, "x"))
-	out := k.run("exec", "box", "--", "sh", "-c", "tar cf - /tmp/missing 2>&1 >/dev/null; echo $?")
+	out := k.Run("exec", "box", "--", "sh", "-c", "tar cf - /tmp/missing 2>&1 >/dev/null; echo $?")
 	assert.Contains(t, out, "tar: /tmp/missing: No such file or directory\n1\n")
 }
 
@@ -159,14 +160,14 @@ func TestKubectlAttach(t *testing.T) {
 	}
 	c := startCluster(t, nodes(1))
 	k := newKubectl(t, c)
-	k.run("run", "ticker", "--image=busybox", "--restart=Never", "--", "sh", "-c",
+	k.Run("run", "ticker", "--image=busybox", "--restart=Never", "--", "sh", "-c",
 		"i=0; until [ -f /tmp/stop ]; do echo tick $i; i=$((i+1)); sleep 0.2; done; echo bye >&2")
-	k.run("wait", "--for=condition=Ready", "pod/ticker", "--timeout=60s")
+	k.Run("wait", "--for=condition=Ready", "pod/ticker", "--timeout=60s")
 	for _, p := range execProtocols {
 		t.Run(p.name, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(t.Context(), kubectlTimeout)
+			ctx, cancel := context.WithTimeout(t.Context(), clustertest.KubectlTimeout)
 			defer cancel()
-			cmd := k.command(ctx, "attach", "ticker")
+			cmd := k.Command(ctx, "attach", "ticker")
 			cmd.Env = append(cmd.Env, p.env...)
 			var stderr strings.Builder
 			cmd.Stderr = &stderr
@@ -182,7 +183,7 @@ func TestKubectlAttach(t *testing.T) {
 				_ = cmd.Wait()
 				return
 			}
-			k.run("exec", "ticker", "--", "touch", "/tmp/stop")
+			k.Run("exec", "ticker", "--", "touch", "/tmp/stop")
 			for sc.Scan() {
 			}
 			require.NoError(t, cmd.Wait(), "attach ends when the container does:\n%s", stderr.String())
@@ -201,8 +202,8 @@ func TestKubectlExecTerminal(t *testing.T) {
 	requireScript(t)
 	c := startCluster(t, nodes(1))
 	k := newKubectl(t, c)
-	k.run("run", "box", "--image=busybox", "--", "sleep", "3600")
-	k.run("wait", "--for=condition=Ready", "pod/box", "--timeout=60s")
+	k.Run("run", "box", "--image=busybox", "--", "sleep", "3600")
+	k.Run("wait", "--for=condition=Ready", "pod/box", "--timeout=60s")
 
 	for _, p := range execProtocols {
 		t.Run(p.name, func(t *testing.T) {
@@ -246,11 +247,11 @@ func requireScript(t *testing.T) {
 // and returns what the terminal showed and kubectl's exit code.
 func (k *kubectl) onTerminal(t *testing.T, input string, env []string, args ...string) (string, int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), kubectlTimeout)
+	ctx, cancel := context.WithTimeout(t.Context(), clustertest.KubectlTimeout)
 	defer cancel()
-	line := "kubectl --kubeconfig " + k.kubeconfig + " " + strings.Join(args, " ")
+	line := "kubectl --kubeconfig " + k.Kubeconfig() + " " + strings.Join(args, " ")
 	cmd := exec.CommandContext(ctx, "script", "-qefc", line, "/dev/null")
-	cmd.Env = append(k.command(ctx).Env, env...)
+	cmd.Env = append(k.Command(ctx).Env, env...)
 	cmd.Stdin = strings.NewReader(input)
 	out, err := cmd.CombinedOutput()
 	var exitErr *exec.ExitError

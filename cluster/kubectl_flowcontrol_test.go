@@ -18,7 +18,7 @@ func TestKubectlFlowControl(t *testing.T) {
 	c := startCluster(t)
 	k := newKubectl(t, c)
 
-	fs := k.run("get", "flowschemas")
+	fs := k.Run("get", "flowschemas")
 	assert.Regexp(t, `^NAME\s+PRIORITYLEVEL\s+MATCHINGPRECEDENCE\s+DISTINGUISHERMETHOD\s+AGE\s+MISSINGPL\n`, fs)
 	assert.Regexp(t, `(?m)^exempt\s+exempt\s+1\s+<none>\s+\S+\s+(\?|False)$`, fs)
 	assert.Regexp(t, `(?m)^probes\s+exempt\s+2\s+<none>\s+`, fs)
@@ -26,12 +26,12 @@ func TestKubectlFlowControl(t *testing.T) {
 	assert.Regexp(t, `(?m)^kube-scheduler\s+workload-high\s+800\s+ByNamespace\s+`, fs)
 	assert.Regexp(t, `(?m)^catch-all\s+catch-all\s+10000\s+ByUser\s+`, fs)
 
-	pl := k.run("get", "prioritylevelconfigurations")
+	pl := k.Run("get", "prioritylevelconfigurations")
 	assert.Regexp(t, `^NAME\s+TYPE\s+NOMINALCONCURRENCYSHARES\s+QUEUES\s+HANDSIZE\s+QUEUELENGTHLIMIT\s+AGE\n`, pl)
 	assert.Regexp(t, `(?m)^catch-all\s+Limited\s+5\s+<none>\s+<none>\s+<none>\s+\S+$`, pl)
 	assert.Regexp(t, `(?m)^exempt\s+Exempt\s+<none>\s+<none>\s+<none>\s+<none>\s+\S+$`, pl)
 	assert.Regexp(t, `(?m)^workload-low\s+Limited\s+100\s+128\s+6\s+50\s+\S+$`, pl)
-	assert.Equal(t, "true", k.run("get", "flowschema", "global-default", "-o", `jsonpath={.metadata.annotations.apf\.kubernetes\.io/autoupdate-spec}`))
+	assert.Equal(t, "true", k.Run("get", "flowschema", "global-default", "-o", `jsonpath={.metadata.annotations.apf\.kubernetes\.io/autoupdate-spec}`))
 
 	dir := t.TempDir()
 	lost := filepath.Join(dir, "lost.yaml")
@@ -52,9 +52,9 @@ spec:
     - verbs: ["get"]
       nonResourceURLs: ["/version"]
 `), 0o600))
-	assert.Contains(t, k.run("create", "-f", lost), "flowschema.flowcontrol.apiserver.k8s.io/lost created")
-	k.run("wait", "--for=condition=Dangling", "flowschema/lost", "--timeout=30s")
-	assert.Regexp(t, `(?m)^lost\s+nowhere\s+5000\s+<none>\s+\S+\s+True$`, k.run("get", "flowschema", "lost"))
+	assert.Contains(t, k.Run("create", "-f", lost), "flowschema.flowcontrol.apiserver.k8s.io/lost created")
+	k.Run("wait", "--for=condition=Dangling", "flowschema/lost", "--timeout=30s")
+	assert.Regexp(t, `(?m)^lost\s+nowhere\s+5000\s+<none>\s+\S+\s+True$`, k.Run("get", "flowschema", "lost"))
 
 	bad := filepath.Join(dir, "bad.yaml")
 	require.NoError(t, os.WriteFile(bad, []byte(`apiVersion: flowcontrol.apiserver.k8s.io/v1
@@ -72,5 +72,5 @@ spec:
         handSize: 8
         queueLengthLimit: 10
 `), 0o600))
-	assert.Contains(t, k.fail("create", "-f", bad), "spec.limited.limitResponse.queuing.handSize: Invalid value: 8: should not be greater than queues (4)")
+	assert.Contains(t, k.Fail("create", "-f", bad), "spec.limited.limitResponse.queuing.handSize: Invalid value: 8: should not be greater than queues (4)")
 }

@@ -28,7 +28,7 @@ func tokenReview(t *testing.T, k *kubectl, token string, auds ...string) authent
 	require.NoError(t, err)
 	path := filepath.Join(t.TempDir(), "review.json")
 	require.NoError(t, os.WriteFile(path, b, 0o600))
-	out := k.run("create", "-f", path, "-o", "json")
+	out := k.Run("create", "-f", path, "-o", "json")
 	var got authenticationv1.TokenReview
 	require.NoError(t, json.Unmarshal([]byte(out), &got), "TokenReview output:\n%s", out)
 	return got.Status
@@ -42,8 +42,8 @@ func TestKubectlServiceAccountTokens(t *testing.T) {
 	c := startCluster(t)
 	k := newKubectl(t, c)
 
-	k.run("create", "serviceaccount", "robot")
-	token := strings.TrimSpace(k.run("create", "token", "robot"))
+	k.Run("create", "serviceaccount", "robot")
+	token := strings.TrimSpace(k.Run("create", "token", "robot"))
 	parts := strings.Split(token, ".")
 	require.Len(t, parts, 3, "a JWS: %q", token)
 	payload, err := base64.RawURLEncoding.DecodeString(parts[1])
@@ -58,7 +58,7 @@ func TestKubectlServiceAccountTokens(t *testing.T) {
 	assert.Equal(t, "default", k8s["namespace"])
 	assert.Equal(t, "robot", k8s["serviceaccount"].(map[string]any)["name"])
 
-	who := k.run("--token="+token, "auth", "whoami")
+	who := k.Run("--token="+token, "auth", "whoami")
 	assert.Contains(t, who, "system:serviceaccount:default:robot", "kubectl auth whoami with the token")
 	assert.Contains(t, who, "system:serviceaccounts:default")
 
@@ -67,12 +67,12 @@ func TestKubectlServiceAccountTokens(t *testing.T) {
 	assert.Equal(t, "system:serviceaccount:default:robot", st.User.Username)
 	assert.Equal(t, []string{"system:serviceaccounts", "system:serviceaccounts:default", "system:authenticated"}, st.User.Groups)
 	assert.Equal(t, []string{"https://kubernetes.default.svc.cluster.local"}, st.Audiences)
-	assert.Equal(t, strings.TrimSpace(k.run("get", "sa", "robot", "-o", "jsonpath={.metadata.uid}")), st.User.UID)
+	assert.Equal(t, strings.TrimSpace(k.Run("get", "sa", "robot", "-o", "jsonpath={.metadata.uid}")), st.User.UID)
 
 	// A token for another audience does not authenticate to the API
 	// server, but a review for that audience accepts it.
-	vault := strings.TrimSpace(k.run("create", "token", "robot", "--audience=vault"))
-	assert.Contains(t, k.fail("--token="+vault, "get", "pods"), "You must be logged in to the server")
+	vault := strings.TrimSpace(k.Run("create", "token", "robot", "--audience=vault"))
+	assert.Contains(t, k.Fail("--token="+vault, "get", "pods"), "You must be logged in to the server")
 	st = tokenReview(t, k, vault, "vault", "other")
 	assert.True(t, st.Authenticated, "review for vault: %+v", st)
 	assert.Equal(t, []string{"vault"}, st.Audiences)
@@ -80,29 +80,29 @@ func TestKubectlServiceAccountTokens(t *testing.T) {
 	assert.False(t, st.Authenticated)
 	assert.Contains(t, st.Error, "invalid for the target audiences")
 
-	assert.Contains(t, k.fail("create", "token", "robot", "--duration=5m"), "may not specify a duration less than 10 minutes")
-	assert.Contains(t, k.fail("create", "token", "nobody"), `serviceaccounts "nobody" not found`)
+	assert.Contains(t, k.Fail("create", "token", "robot", "--duration=5m"), "may not specify a duration less than 10 minutes")
+	assert.Contains(t, k.Fail("create", "token", "nobody"), `serviceaccounts "nobody" not found`)
 
 	// A token bound to a pod names it, and dies with it.
-	k.run("run", "worker", "--image=busybox", "--restart=Never", "--overrides",
+	k.Run("run", "worker", "--image=busybox", "--restart=Never", "--overrides",
 		`{"apiVersion":"v1","spec":{"serviceAccountName":"robot"}}`)
-	bound := strings.TrimSpace(k.run("create", "token", "robot", "--bound-object-kind=Pod", "--bound-object-name=worker"))
+	bound := strings.TrimSpace(k.Run("create", "token", "robot", "--bound-object-kind=Pod", "--bound-object-name=worker"))
 	st = tokenReview(t, k, bound)
 	require.True(t, st.Authenticated, "bound review: %+v", st)
 	assert.Equal(t, authenticationv1.ExtraValue{"worker"}, st.User.Extra["authentication.kubernetes.io/pod-name"])
 	assert.NotEmpty(t, st.User.Extra["authentication.kubernetes.io/credential-id"])
-	assert.Contains(t, k.fail("create", "token", "default", "--bound-object-kind=Pod", "--bound-object-name=worker"),
+	assert.Contains(t, k.Fail("create", "token", "default", "--bound-object-kind=Pod", "--bound-object-name=worker"),
 		`cannot bind token for serviceaccount "default" to pod running with serviceaccount "robot"`)
-	k.run("delete", "pod", "worker", "--grace-period=0", "--force")
+	k.Run("delete", "pod", "worker", "--grace-period=0", "--force")
 	st = tokenReview(t, k, bound)
 	assert.False(t, st.Authenticated, "the bound pod is gone")
 	assert.Equal(t, "service account token has been invalidated", st.Error)
 
-	k.run("delete", "serviceaccount", "robot")
+	k.Run("delete", "serviceaccount", "robot")
 	st = tokenReview(t, k, token)
 	assert.False(t, st.Authenticated, "the service account is gone")
 	assert.Contains(t, st.Error, `serviceaccounts "robot" not found`)
-	assert.Contains(t, k.fail("--token="+token, "get", "pods"), "You must be logged in to the server")
+	assert.Contains(t, k.Fail("--token="+token, "get", "pods"), "You must be logged in to the server")
 
 	st = tokenReview(t, k, "not-a-token")
 	assert.False(t, st.Authenticated)
@@ -121,11 +121,11 @@ func TestKubectlClientCertificate(t *testing.T) {
 	certFile, keyFile := filepath.Join(dir, "carol.crt"), filepath.Join(dir, "carol.key")
 	require.NoError(t, os.WriteFile(certFile, certPEM, 0o600))
 	require.NoError(t, os.WriteFile(keyFile, keyPEM, 0o600))
-	k.run("config", "set-credentials", "carol", "--client-certificate="+certFile, "--client-key="+keyFile, "--embed-certs")
-	raw := k.run("config", "view", "--raw", "-o", "jsonpath={.users[?(@.name==\"carol\")].user}")
+	k.Run("config", "set-credentials", "carol", "--client-certificate="+certFile, "--client-key="+keyFile, "--embed-certs")
+	raw := k.Run("config", "view", "--raw", "-o", "jsonpath={.users[?(@.name==\"carol\")].user}")
 	assert.Contains(t, raw, "client-certificate-data")
 
-	who := k.run("--user=carol", "auth", "whoami", "-o", "json")
+	who := k.Run("--user=carol", "auth", "whoami", "-o", "json")
 	var review authenticationv1.SelfSubjectReview
 	require.NoError(t, json.Unmarshal([]byte(who), &review), "whoami:\n%s", who)
 	assert.Equal(t, "carol", review.Status.UserInfo.Username)
@@ -147,13 +147,13 @@ func TestKubectlServiceAccountAdmission(t *testing.T) {
 		o.ServiceAccountAdmission = true
 	})
 	k := newKubectl(t, c)
-	k.run("wait", "--for=create", "serviceaccount/default", "configmap/kube-root-ca.crt", "--timeout=60s")
-	assert.Equal(t, string(c.CACertificate()), k.run("get", "configmap", "kube-root-ca.crt", "-o", `jsonpath={.data.ca\.crt}`))
+	k.Run("wait", "--for=create", "serviceaccount/default", "configmap/kube-root-ca.crt", "--timeout=60s")
+	assert.Equal(t, string(c.CACertificate()), k.Run("get", "configmap", "kube-root-ca.crt", "-o", `jsonpath={.data.ca\.crt}`))
 
-	k.run("run", "box", "--image=busybox", "--", "sh", "-c", "sleep 3600")
-	k.run("wait", "--for=condition=Ready", "pod/box", "--timeout=60s")
+	k.Run("run", "box", "--image=busybox", "--", "sh", "-c", "sleep 3600")
+	k.Run("wait", "--for=condition=Ready", "pod/box", "--timeout=60s")
 	var pod corev1.Pod
-	require.NoError(t, json.Unmarshal([]byte(k.run("get", "pod", "box", "-o", "json")), &pod))
+	require.NoError(t, json.Unmarshal([]byte(k.Run("get", "pod", "box", "-o", "json")), &pod))
 	assert.Equal(t, "default", pod.Spec.ServiceAccountName)
 	require.Len(t, pod.Spec.Volumes, 1)
 	assert.Regexp(t, "^kube-api-access-[a-z0-9]{5}$", pod.Spec.Volumes[0].Name)
@@ -162,9 +162,9 @@ func TestKubectlServiceAccountAdmission(t *testing.T) {
 	})
 
 	const dir = "/var/run/secrets/kubernetes.io/serviceaccount/"
-	assert.Equal(t, "default", k.run("exec", "box", "--", "cat", dir+"namespace"))
-	assert.Equal(t, string(c.CACertificate()), k.run("exec", "box", "--", "cat", dir+"ca.crt"))
-	token := k.run("exec", "box", "--", "cat", dir+"token")
+	assert.Equal(t, "default", k.Run("exec", "box", "--", "cat", dir+"namespace"))
+	assert.Equal(t, string(c.CACertificate()), k.Run("exec", "box", "--", "cat", dir+"ca.crt"))
+	token := k.Run("exec", "box", "--", "cat", dir+"token")
 	require.Equal(t, 2, strings.Count(token, "."), "a JWS in the token file: %q", token)
 	st := tokenReview(t, k, token)
 	require.True(t, st.Authenticated, "review of the pod's token: %+v", st)
@@ -172,9 +172,9 @@ func TestKubectlServiceAccountAdmission(t *testing.T) {
 	assert.Equal(t, authenticationv1.ExtraValue{"box"}, st.User.Extra["authentication.kubernetes.io/pod-name"])
 	assert.Equal(t, authenticationv1.ExtraValue{cluster.NodeName(0)}, st.User.Extra["authentication.kubernetes.io/node-name"])
 
-	out := k.fail("run", "ghost", "--image=busybox", "--overrides", `{"apiVersion":"v1","spec":{"serviceAccountName":"ghost"}}`)
+	out := k.Fail("run", "ghost", "--image=busybox", "--overrides", `{"apiVersion":"v1","spec":{"serviceAccountName":"ghost"}}`)
 	assert.Contains(t, out, `pods "ghost" is forbidden: error looking up service account default/ghost: serviceaccount "ghost" not found`)
 
-	k.run("run", "quiet", "--image=busybox", "--overrides", `{"apiVersion":"v1","spec":{"automountServiceAccountToken":false}}`)
-	assert.Empty(t, k.run("get", "pod", "quiet", "-o", "jsonpath={.spec.volumes}"), "no token for a pod that wants none")
+	k.Run("run", "quiet", "--image=busybox", "--overrides", `{"apiVersion":"v1","spec":{"automountServiceAccountToken":false}}`)
+	assert.Empty(t, k.Run("get", "pod", "quiet", "-o", "jsonpath={.spec.volumes}"), "no token for a pod that wants none")
 }

@@ -29,7 +29,7 @@ func TestKubectlKubernetesServiceSlice(t *testing.T) {
 	u, err := url.Parse(c.URL())
 	require.NoError(t, err)
 
-	slices := k.run("get", "endpointslices", "kubernetes", "-o", "jsonpath={.metadata.labels} {.endpoints[0].addresses[0]}:{.ports[0].port} {.endpoints[0].conditions.ready}")
+	slices := k.Run("get", "endpointslices", "kubernetes", "-o", "jsonpath={.metadata.labels} {.endpoints[0].addresses[0]}:{.ports[0].port} {.endpoints[0].conditions.ready}")
 	assert.Equal(t, `{"kubernetes.io/service-name":"kubernetes"} `+u.Host+" true", slices)
 
 	waitKubernetesListener(t, c.ServiceProxy())

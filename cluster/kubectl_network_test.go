@@ -19,11 +19,11 @@ func TestKubectlExposeAndWget(t *testing.T) {
 	c := startCluster(t, nodes(1), serviceNetwork)
 	k := newKubectl(t, c)
 
-	k.run("create", "deployment", "web", "--image=nginx", "--port=80")
-	k.run("rollout", "status", "deployment/web", "--timeout=60s")
-	assert.Contains(t, k.run("expose", "deployment", "web", "--port=80"), "service/web exposed")
-	k.run("wait", "--for=jsonpath={.endpoints[0].conditions.ready}=true", "endpointslice", "-l", "kubernetes.io/service-name=web", "--timeout=60s")
-	slices := k.run("get", "endpointslices", "-l", "kubernetes.io/service-name=web")
+	k.Run("create", "deployment", "web", "--image=nginx", "--port=80")
+	k.Run("rollout", "status", "deployment/web", "--timeout=60s")
+	assert.Contains(t, k.Run("expose", "deployment", "web", "--port=80"), "service/web exposed")
+	k.Run("wait", "--for=jsonpath={.endpoints[0].conditions.ready}=true", "endpointslice", "-l", "kubernetes.io/service-name=web", "--timeout=60s")
+	slices := k.Run("get", "endpointslices", "-l", "kubernetes.io/service-name=web")
 	assert.Contains(t, slices, "ADDRESSTYPE", "kubectl's columns:\n%s", slices)
 	assert.Contains(t, slices, "IPv4")
 	assert.Contains(t, slices, "10.244.", "the pod's address:\n%s", slices)
@@ -31,12 +31,12 @@ func TestKubectlExposeAndWget(t *testing.T) {
 
 	// The proxy may see the endpoint a moment after the slice is
 	// written: the script retries, in the pod's own time.
-	k.run("run", "client", "--image=busybox", "--restart=Never", "--", "sh", "-c",
+	k.Run("run", "client", "--image=busybox", "--restart=Never", "--", "sh", "-c",
 		"for i in $(seq 30); do wget -qO- -T 5 http://web.default.svc.cluster.local && exit 0; sleep 1; done; exit 1")
-	k.run("wait", "--for=jsonpath={.status.phase}=Succeeded", "pod/client", "--timeout=60s")
-	logs := k.run("logs", "client")
+	k.Run("wait", "--for=jsonpath={.status.phase}=Succeeded", "pod/client", "--timeout=60s")
+	logs := k.Run("logs", "client")
 	require.Contains(t, logs, "<title>Welcome to nginx!</title>", "busybox printed nginx's page:\n%s", logs)
 
-	svc := k.run("get", "svc", "-n", "kube-system", "kube-dns", "-o", "jsonpath={.spec.clusterIP}")
+	svc := k.Run("get", "svc", "-n", "kube-system", "kube-dns", "-o", "jsonpath={.spec.clusterIP}")
 	assert.Equal(t, "10.96.0.10", svc, "the kube-dns Service")
 }

@@ -18,7 +18,7 @@ func TestKubectlExplain(t *testing.T) {
 	c := startCluster(t)
 	k := newKubectl(t, c)
 
-	out := k.run("explain", "pod.spec.containers")
+	out := k.Run("explain", "pod.spec.containers")
 	assert.Contains(t, out, "KIND:       Pod")
 	assert.Contains(t, out, "FIELD: containers <[]Container>")
 	assert.Contains(t, out, "Container is one container of a Pod.", "the description from the Go doc comment")
@@ -26,16 +26,16 @@ func TestKubectlExplain(t *testing.T) {
 	assert.Regexp(t, `resources\s+<ResourceRequirements>`, out)
 	assert.Regexp(t, `ports\s+<\[\]ContainerPort>`, out)
 
-	out = k.run("explain", "deployment")
+	out = k.Run("explain", "deployment")
 	assert.Contains(t, out, "GROUP:      apps")
 	assert.Contains(t, out, "KIND:       Deployment")
 	assert.Regexp(t, `spec\s+<DeploymentSpec>`, out)
 	assert.Contains(t, out, "Standard object's metadata.")
 
-	out = k.run("explain", "job.spec.template.spec.restartPolicy")
+	out = k.Run("explain", "job.spec.template.spec.restartPolicy")
 	assert.Contains(t, out, "FIELD: restartPolicy <string>")
 
-	out = k.run("explain", "--output=plaintext-openapiv2", "pod.spec")
+	out = k.Run("explain", "--output=plaintext-openapiv2", "pod.spec")
 	assert.Contains(t, out, "RESOURCE: spec <Object>")
 	assert.Regexp(t, `containers\s+<\[\]Object> -required-`, out)
 }
@@ -46,10 +46,10 @@ func TestKubectlAPIResources(t *testing.T) {
 	t.Parallel()
 	c := startCluster(t)
 	k := newKubectl(t, c)
-	k.run("apply", "-f", "testdata/developers-crd.yaml")
-	k.run("wait", "--for=condition=established", "crd/developers.example.com", "--timeout=30s")
+	k.Run("apply", "-f", "testdata/developers-crd.yaml")
+	k.Run("wait", "--for=condition=established", "crd/developers.example.com", "--timeout=30s")
 
-	out := k.run("api-resources")
+	out := k.Run("api-resources")
 	for _, row := range []string{
 		`pods\s+po\s+v1\s+true\s+Pod`,
 		`namespaces\s+ns\s+v1\s+false\s+Namespace`,
@@ -63,7 +63,7 @@ func TestKubectlAPIResources(t *testing.T) {
 	} {
 		assert.Regexp(t, row, out, "kubectl api-resources")
 	}
-	assert.Contains(t, k.run("api-resources", "--api-group=apps", "-o", "name"), "deployments.apps")
+	assert.Contains(t, k.Run("api-resources", "--api-group=apps", "-o", "name"), "deployments.apps")
 }
 
 // TestKubectlCreateValidation: kubectl leaves field validation to the
@@ -96,12 +96,12 @@ spec:
       - name: web
         image: nginx
 `)
-	out := k.fail("create", "-f", unknownField)
+	out := k.Fail("create", "-f", unknownField)
 	assert.Contains(t, out, `unknown field "spec.replicaz"`)
-	assert.Contains(t, k.run("create", "-f", unknownField, "--validate=false"), "deployment.apps/web created")
+	assert.Contains(t, k.Run("create", "-f", unknownField, "--validate=false"), "deployment.apps/web created")
 
 	unsupported := write("widget.yaml", "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n")
-	out = k.fail("create", "-f", unsupported)
+	out = k.Fail("create", "-f", unsupported)
 	assert.Contains(t, out, `no matches for kind "Widget" in version "example.com/v1"`)
 	assert.False(t, strings.Contains(out, "openapi"), "kubectl read the server's OpenAPI: %s", out)
 }

@@ -15,22 +15,22 @@ func TestKubectlPodSecurity(t *testing.T) {
 	c := startCluster(t)
 	k := newKubectl(t, c)
 
-	k.run("create", "namespace", "secure")
-	assert.Contains(t, k.run("label", "ns", "secure", "pod-security.kubernetes.io/enforce=restricted"), "namespace/secure labeled")
-	assert.Contains(t, k.fail("run", "plain", "--image=busybox", "-n", "secure"),
+	k.Run("create", "namespace", "secure")
+	assert.Contains(t, k.Run("label", "ns", "secure", "pod-security.kubernetes.io/enforce=restricted"), "namespace/secure labeled")
+	assert.Contains(t, k.Fail("run", "plain", "--image=busybox", "-n", "secure"),
 		`pods "plain" is forbidden: violates PodSecurity "restricted:latest": `+
 			`allowPrivilegeEscalation != false (container "plain" must set securityContext.allowPrivilegeEscalation=false), `+
 			`unrestricted capabilities (container "plain" must set securityContext.capabilities.drop=["ALL"]), `+
 			`runAsNonRoot != true (pod or container "plain" must set securityContext.runAsNonRoot=true), `+
 			`seccompProfile (pod or container "plain" must set securityContext.seccompProfile.type to "RuntimeDefault" or "Localhost")`)
-	assert.Contains(t, k.run("run", "hardened", "--image=busybox", "-n", "secure", `--overrides={"spec":{`+
+	assert.Contains(t, k.Run("run", "hardened", "--image=busybox", "-n", "secure", `--overrides={"spec":{`+
 		`"securityContext":{"runAsNonRoot":true,"runAsUser":1000,"seccompProfile":{"type":"RuntimeDefault"}},`+
 		`"containers":[{"name":"hardened","image":"busybox","securityContext":{"allowPrivilegeEscalation":false,"capabilities":{"drop":["ALL"]}}}]}}`),
 		"pod/hardened created")
 
-	k.run("create", "namespace", "watched")
-	k.run("label", "ns", "watched", "pod-security.kubernetes.io/warn=baseline")
-	out := k.run("run", "privileged", "--image=busybox", "-n", "watched", `--overrides={"spec":{"hostNetwork":true}}`)
+	k.Run("create", "namespace", "watched")
+	k.Run("label", "ns", "watched", "pod-security.kubernetes.io/warn=baseline")
+	out := k.Run("run", "privileged", "--image=busybox", "-n", "watched", `--overrides={"spec":{"hostNetwork":true}}`)
 	assert.Contains(t, out, `Warning: would violate PodSecurity "baseline:latest": host namespaces (hostNetwork)`)
 	assert.Contains(t, out, "pod/privileged created")
 }

@@ -20,7 +20,7 @@ import (
 func (k *kubectl) startBackground(re *regexp.Regexp, env []string, args ...string) string {
 	k.t.Helper()
 	ctx, cancel := context.WithCancel(k.t.Context())
-	cmd := k.command(ctx, args...)
+	cmd := k.Command(ctx, args...)
 	cmd.Env = append(cmd.Env, env...)
 	out, err := cmd.StdoutPipe()
 	require.NoError(k.t, err)
@@ -67,9 +67,9 @@ func TestKubectlPortForward(t *testing.T) {
 	}
 	c := startCluster(t, nodes(1))
 	k := newKubectl(t, c)
-	k.run("create", "deployment", "web", "--image=nginx", "--port=80")
-	k.run("expose", "deployment", "web", "--port=8080", "--target-port=80")
-	k.run("rollout", "status", "deployment/web", "--timeout=60s")
+	k.Run("create", "deployment", "web", "--image=nginx", "--port=80")
+	k.Run("expose", "deployment", "web", "--port=8080", "--target-port=80")
+	k.Run("rollout", "status", "deployment/web", "--timeout=60s")
 
 	for _, p := range []struct {
 		name string
@@ -108,12 +108,12 @@ func TestKubectlProxy(t *testing.T) {
 	}
 	c := startCluster(t, nodes(1))
 	k := newKubectl(t, c)
-	k.run("create", "deployment", "web", "--image=nginx", "--port=80")
-	k.run("expose", "deployment", "web", "--port=80")
-	k.run("rollout", "status", "deployment/web", "--timeout=60s")
-	k.run("wait", "--for=create", "endpoints/web", "--timeout=60s")
-	k.run("wait", "--for=jsonpath={.subsets[0].addresses[0].ip}", "endpoints/web", "--timeout=60s")
-	pod := k.run("get", "pods", "-l", "app=web", "-o", "jsonpath={.items[0].metadata.name}")
+	k.Run("create", "deployment", "web", "--image=nginx", "--port=80")
+	k.Run("expose", "deployment", "web", "--port=80")
+	k.Run("rollout", "status", "deployment/web", "--timeout=60s")
+	k.Run("wait", "--for=create", "endpoints/web", "--timeout=60s")
+	k.Run("wait", "--for=jsonpath={.subsets[0].addresses[0].ip}", "endpoints/web", "--timeout=60s")
+	pod := k.Run("get", "pods", "-l", "app=web", "-o", "jsonpath={.items[0].metadata.name}")
 
 	addr := k.startBackground(regexp.MustCompile(`Starting to serve on (127\.0\.0\.1:\d+)`), nil, "proxy", "--port=0")
 	for _, path := range []string{
@@ -129,10 +129,10 @@ func TestKubectlProxy(t *testing.T) {
 	code, body := httpGet(t, "http://"+addr+"/api/v1/namespaces/default/services/web/proxy/missing")
 	assert.Equal(t, http.StatusNotFound, code, "nginx's own 404: %s", body)
 
-	raw := k.run("get", "--raw", "/api/v1/namespaces/default/services/web:80/proxy/")
+	raw := k.Run("get", "--raw", "/api/v1/namespaces/default/services/web:80/proxy/")
 	assert.Contains(t, raw, "Welcome to nginx!")
-	out := k.fail("get", "--raw", "/api/v1/namespaces/default/services/nope/proxy/")
+	out := k.Fail("get", "--raw", "/api/v1/namespaces/default/services/nope/proxy/")
 	assert.Contains(t, out, `services "nope" not found`)
-	out = k.fail("get", "--raw", "/api/v1/namespaces/default/services/web:9999/proxy/")
+	out = k.Fail("get", "--raw", "/api/v1/namespaces/default/services/web:9999/proxy/")
 	assert.Contains(t, out, `no service port "9999" found for service "web"`)
 }

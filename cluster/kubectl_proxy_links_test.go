@@ -41,8 +41,8 @@ func TestKubectlProxyRewritesLinks(t *testing.T) {
 		o.Programs = map[string]simulated.Program{"example.com/site:v1": site}
 	})
 	k := newKubectl(t, c)
-	k.run("run", "site", "--image=example.com/site:v1", "--port=8080")
-	k.run("wait", "--for=condition=Ready", "pod/site", "--timeout=60s")
+	k.Run("run", "site", "--image=example.com/site:v1", "--port=8080")
+	k.Run("wait", "--for=condition=Ready", "pod/site", "--timeout=60s")
 	addr := k.startBackground(regexp.MustCompile(`Starting to serve on (127\.0\.0\.1:\d+)`), nil, "proxy", "--port=0")
 	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	t.Cleanup(noFollow.CloseIdleConnections)

@@ -38,28 +38,28 @@ func TestKubectlQuotaAndLimits(t *testing.T) {
 
 	manifest := filepath.Join(t.TempDir(), "limits.yaml")
 	require.NoError(t, os.WriteFile(manifest, []byte(cpuLimits), 0o600))
-	assert.Contains(t, k.run("apply", "-f", manifest), "limitrange/cpu created")
-	assert.Equal(t, []string{"NAME", "CREATED", "AT"}, rows(k.run("get", "limits"))[0])
-	assert.Contains(t, k.run("create", "quota", "compute", "--hard=pods=2,requests.cpu=1,limits.cpu=1"), "resourcequota/compute created")
-	k.run("wait", "--for=jsonpath={.status.hard.pods}=2", "quota/compute", "--timeout=30s")
+	assert.Contains(t, k.Run("apply", "-f", manifest), "limitrange/cpu created")
+	assert.Equal(t, []string{"NAME", "CREATED", "AT"}, rows(k.Run("get", "limits"))[0])
+	assert.Contains(t, k.Run("create", "quota", "compute", "--hard=pods=2,requests.cpu=1,limits.cpu=1"), "resourcequota/compute created")
+	k.Run("wait", "--for=jsonpath={.status.hard.pods}=2", "quota/compute", "--timeout=30s")
 
-	k.run("run", "a", "--image=nginx")
-	assert.Equal(t, "100m 200m", k.run("get", "pod", "a", "-o", "jsonpath={.spec.containers[0].resources.requests.cpu} {.spec.containers[0].resources.limits.cpu}"))
+	k.Run("run", "a", "--image=nginx")
+	assert.Equal(t, "100m 200m", k.Run("get", "pod", "a", "-o", "jsonpath={.spec.containers[0].resources.requests.cpu} {.spec.containers[0].resources.limits.cpu}"))
 	assert.Equal(t, "LimitRanger plugin set: cpu request for container a; cpu limit for container a",
-		k.run("get", "pod", "a", "-o", `jsonpath={.metadata.annotations.kubernetes\.io/limit-ranger}`))
-	assert.Contains(t, k.fail("run", "big", "--image=nginx", "--overrides", `{"spec":{"containers":[{"name":"big","image":"nginx","resources":{"limits":{"cpu":"1"}}}]}}`),
+		k.Run("get", "pod", "a", "-o", `jsonpath={.metadata.annotations.kubernetes\.io/limit-ranger}`))
+	assert.Contains(t, k.Fail("run", "big", "--image=nginx", "--overrides", `{"spec":{"containers":[{"name":"big","image":"nginx","resources":{"limits":{"cpu":"1"}}}]}}`),
 		`pods "big" is forbidden: maximum cpu usage per Container is 500m, but limit is 1`)
 
-	k.run("run", "b", "--image=nginx")
-	out := k.fail("run", "c", "--image=nginx")
+	k.Run("run", "b", "--image=nginx")
+	out := k.Fail("run", "c", "--image=nginx")
 	assert.Contains(t, out, `pods "c" is forbidden: exceeded quota: compute, requested: pods=1, used: pods=2, limited: pods=2`)
 
-	out = k.run("get", "quota")
+	out = k.Run("get", "quota")
 	assert.Equal(t, []string{"NAME", "AGE", "REQUEST", "LIMIT"}, rows(out)[0])
 	assert.Contains(t, out, "pods: 2/2, requests.cpu: 200m/1")
 	assert.Contains(t, out, "limits.cpu: 400m/1")
 
-	k.run("delete", "pod", "a", "--timeout=60s")
-	k.run("wait", "--for=jsonpath={.status.used.pods}=1", "quota/compute", "--timeout=30s")
-	assert.Contains(t, k.run("run", "c", "--image=nginx"), "pod/c created")
+	k.Run("delete", "pod", "a", "--timeout=60s")
+	k.Run("wait", "--for=jsonpath={.status.used.pods}=1", "quota/compute", "--timeout=30s")
+	assert.Contains(t, k.Run("run", "c", "--image=nginx"), "pod/c created")
 }

@@ -29,29 +29,29 @@ func TestKubectlRBAC(t *testing.T) {
 	k := newKubectl(t, c)
 	asAlice := "--token=alice-token"
 
-	who := k.run("auth", "whoami")
+	who := k.Run("auth", "whoami")
 	assert.Contains(t, who, "minicp-admin", "kubectl auth whoami")
 	assert.Contains(t, who, "system:masters")
-	assert.Contains(t, k.run(asAlice, "auth", "whoami"), "alice")
+	assert.Contains(t, k.Run(asAlice, "auth", "whoami"), "alice")
 
-	assert.Equal(t, "yes\n", k.run("auth", "can-i", "delete", "secrets", "-n", "kube-system"), "system:masters may do anything")
-	assert.Equal(t, "no\n", k.fail("auth", "can-i", "get", "pods", "--as", "alice"))
+	assert.Equal(t, "yes\n", k.Run("auth", "can-i", "delete", "secrets", "-n", "kube-system"), "system:masters may do anything")
+	assert.Equal(t, "no\n", k.Fail("auth", "can-i", "get", "pods", "--as", "alice"))
 
-	assert.Contains(t, k.run("create", "role", "pod-reader", "--verb=get,list,watch", "--resource=pods"),
+	assert.Contains(t, k.Run("create", "role", "pod-reader", "--verb=get,list,watch", "--resource=pods"),
 		"role.rbac.authorization.k8s.io/pod-reader created")
-	assert.Contains(t, k.run("create", "rolebinding", "alice-pods", "--role=pod-reader", "--user=alice"),
+	assert.Contains(t, k.Run("create", "rolebinding", "alice-pods", "--role=pod-reader", "--user=alice"),
 		"rolebinding.rbac.authorization.k8s.io/alice-pods created")
 	waitCached(t, c, "/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings",
-		k.run("get", "rolebinding", "alice-pods", "-o", "jsonpath={.metadata.resourceVersion}"))
-	assert.Contains(t, k.run("get", "roles"), "pod-reader")
-	assert.Contains(t, k.run("get", "rolebindings", "-o", "wide"), "Role/pod-reader")
+		k.Run("get", "rolebinding", "alice-pods", "-o", "jsonpath={.metadata.resourceVersion}"))
+	assert.Contains(t, k.Run("get", "roles"), "pod-reader")
+	assert.Contains(t, k.Run("get", "rolebindings", "-o", "wide"), "Role/pod-reader")
 
-	assert.Equal(t, "yes\n", k.run("auth", "can-i", "list", "pods", "--as", "alice"))
-	assert.Equal(t, "no\n", k.fail("auth", "can-i", "list", "pods", "--as", "alice", "-n", "kube-system"))
-	assert.Equal(t, "no\n", k.fail("auth", "can-i", "delete", "pods", "--as", "alice"))
-	assert.Equal(t, "yes\n", k.run(asAlice, "auth", "can-i", "watch", "pods"))
+	assert.Equal(t, "yes\n", k.Run("auth", "can-i", "list", "pods", "--as", "alice"))
+	assert.Equal(t, "no\n", k.Fail("auth", "can-i", "list", "pods", "--as", "alice", "-n", "kube-system"))
+	assert.Equal(t, "no\n", k.Fail("auth", "can-i", "delete", "pods", "--as", "alice"))
+	assert.Equal(t, "yes\n", k.Run(asAlice, "auth", "can-i", "watch", "pods"))
 
-	list := k.run(asAlice, "auth", "can-i", "--list")
+	list := k.Run(asAlice, "auth", "can-i", "--list")
 	var podsLine string
 	for line := range strings.SplitSeq(list, "\n") {
 		if strings.HasPrefix(line, "pods ") {
@@ -61,16 +61,16 @@ func TestKubectlRBAC(t *testing.T) {
 	assert.Contains(t, podsLine, "[get list watch]", "can-i --list:\n%s", list)
 	assert.Contains(t, list, "selfsubjectaccessreviews.authorization.k8s.io")
 
-	out := k.fail(asAlice, "get", "secrets")
+	out := k.Fail(asAlice, "get", "secrets")
 	assert.Contains(t, out, `secrets is forbidden: User "alice" cannot list resource "secrets" in API group "" in the namespace "default"`)
-	out = k.fail(asAlice, "create", "role", "secret-reader", "--verb=get", "--resource=secrets")
+	out = k.Fail(asAlice, "create", "role", "secret-reader", "--verb=get", "--resource=secrets")
 	assert.Contains(t, out, `roles.rbac.authorization.k8s.io is forbidden: User "alice" cannot create resource "roles" in API group "rbac.authorization.k8s.io" in the namespace "default"`)
 
 	// The aggregation controller fills view from system:aggregate-to-view.
 	require.NoError(t, c.WaitIdle(t.Context()), "the controllers settle")
-	assert.Contains(t, k.run("get", "clusterrole", "view", "-o", "jsonpath={.rules[*].resources}"), "deployments")
-	assert.Contains(t, k.run("get", "clusterroles"), "cluster-admin")
-	assert.Contains(t, k.run("get", "clusterrolebindings", "cluster-admin", "-o", "wide"), "system:masters")
+	assert.Contains(t, k.Run("get", "clusterrole", "view", "-o", "jsonpath={.rules[*].resources}"), "deployments")
+	assert.Contains(t, k.Run("get", "clusterroles"), "cluster-admin")
+	assert.Contains(t, k.Run("get", "clusterrolebindings", "cluster-admin", "-o", "wide"), "system:masters")
 }
 
 // waitCached waits until the API server's watch cache of the collection

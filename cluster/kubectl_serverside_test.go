@@ -48,32 +48,32 @@ func TestKubectlServerSideApply(t *testing.T) {
 	}
 
 	manifest := write("deploy.yaml", serverSideDeployment)
-	assert.Contains(t, k.run("apply", "--server-side", "-f", manifest), "deployment.apps/ssa serverside-applied")
-	managers := k.run("get", "deployment", "ssa", "--show-managed-fields", "-o",
+	assert.Contains(t, k.Run("apply", "--server-side", "-f", manifest), "deployment.apps/ssa serverside-applied")
+	managers := k.Run("get", "deployment", "ssa", "--show-managed-fields", "-o",
 		`jsonpath={range .metadata.managedFields[*]}{.manager}/{.operation} {end}`)
 	assert.Contains(t, managers, "kubectl/Apply", "kubectl applies as manager kubectl")
 
 	manifest = write("deploy.yaml", strings.Replace(serverSideDeployment, "replicas: 1", "replicas: 2", 1))
-	assert.Contains(t, k.run("apply", "--server-side", "-f", manifest), "deployment.apps/ssa serverside-applied")
-	assert.Equal(t, "2", k.run("get", "deployment", "ssa", "-o", "jsonpath={.spec.replicas}"))
+	assert.Contains(t, k.Run("apply", "--server-side", "-f", manifest), "deployment.apps/ssa serverside-applied")
+	assert.Equal(t, "2", k.Run("get", "deployment", "ssa", "-o", "jsonpath={.spec.replicas}"))
 
 	// Another manager applying replicas conflicts, and says with whom.
 	other := write("other.yaml", strings.Replace(serverSideDeployment, "replicas: 1", "replicas: 3", 1))
-	out := k.fail("apply", "--server-side", "--field-manager", "other", "-f", other)
+	out := k.Fail("apply", "--server-side", "--field-manager", "other", "-f", other)
 	assert.Contains(t, out, `conflict with "kubectl"`)
 	assert.Contains(t, out, ".spec.replicas")
-	assert.Contains(t, k.run("apply", "--server-side", "--field-manager", "other", "--force-conflicts", "-f", other),
+	assert.Contains(t, k.Run("apply", "--server-side", "--field-manager", "other", "--force-conflicts", "-f", other),
 		"deployment.apps/ssa serverside-applied")
-	assert.Equal(t, "3", k.run("get", "deployment", "ssa", "-o", "jsonpath={.spec.replicas}"))
+	assert.Equal(t, "3", k.Run("get", "deployment", "ssa", "-o", "jsonpath={.spec.replicas}"))
 
 	// A custom resource.
-	k.run("apply", "-f", "testdata/developers-crd.yaml")
-	k.run("wait", "--for=condition=established", "crd/developers.example.com", "--timeout=30s")
+	k.Run("apply", "-f", "testdata/developers-crd.yaml")
+	k.Run("wait", "--for=condition=established", "crd/developers.example.com", "--timeout=30s")
 	const developer = "apiVersion: example.com/v1\nkind: Developer\nmetadata:\n  name: ada\nspec:\n  language: go\n"
 	cr := write("cr.yaml", developer)
-	assert.Contains(t, k.run("apply", "--server-side", "-f", cr), "developer.example.com/ada serverside-applied")
+	assert.Contains(t, k.Run("apply", "--server-side", "-f", cr), "developer.example.com/ada serverside-applied")
 	cr2 := write("cr2.yaml", strings.Replace(developer, "go", "rust", 1))
-	assert.Contains(t, k.fail("apply", "--server-side", "--field-manager", "other", "-f", cr2), `conflict with "kubectl"`)
-	k.run("apply", "--server-side", "--field-manager", "other", "--force-conflicts", "-f", cr2)
-	assert.Equal(t, "rust", k.run("get", "developer", "ada", "-o", "jsonpath={.spec.language}"))
+	assert.Contains(t, k.Fail("apply", "--server-side", "--field-manager", "other", "-f", cr2), `conflict with "kubectl"`)
+	k.Run("apply", "--server-side", "--field-manager", "other", "--force-conflicts", "-f", cr2)
+	assert.Equal(t, "rust", k.Run("get", "developer", "ada", "-o", "jsonpath={.spec.language}"))
 }

@@ -76,13 +76,13 @@ func TestKubectlTop(t *testing.T) {
 	}
 	c := startCluster(t, nodes(2))
 	k := newKubectl(t, c)
-	k.run("wait", "--for=condition=Ready", "node", "--all", "--timeout=60s")
+	k.Run("wait", "--for=condition=Ready", "node", "--all", "--timeout=60s")
 
-	resources := k.run("api-resources", "--api-group=metrics.k8s.io", "--no-headers")
+	resources := k.Run("api-resources", "--api-group=metrics.k8s.io", "--no-headers")
 	assert.Regexp(t, `(?m)^nodes\s+metrics.k8s.io/v1beta1\s+false\s+NodeMetrics$`, resources)
 	assert.Regexp(t, `(?m)^pods\s+metrics.k8s.io/v1beta1\s+true\s+PodMetrics$`, resources)
 
-	nodes := k.run("top", "node")
+	nodes := k.Run("top", "node")
 	lines := strings.Split(strings.TrimSpace(nodes), "\n")
 	require.Len(t, lines, 3, "a header and two nodes:\n%s", nodes)
 	assert.Regexp(t, `^NAME\s+CPU\(cores\)\s+CPU(\(%\)|%)\s+MEMORY\(bytes\)\s+MEMORY(\(%\)|%)\s*$`, lines[0])
@@ -92,11 +92,11 @@ func TestKubectlTop(t *testing.T) {
 
 	manifest := filepath.Join(t.TempDir(), "pods.yaml")
 	require.NoError(t, os.WriteFile(manifest, []byte(topPodsManifest), 0o600))
-	k.run("apply", "-f", manifest)
-	k.run("wait", "--for=condition=Ready", "pod/busy", "pod/quiet", "--timeout=60s")
-	k.run("wait", "--for=condition=Ready", "pod/web", "-n", "shop", "--timeout=60s")
+	k.Run("apply", "-f", manifest)
+	k.Run("wait", "--for=condition=Ready", "pod/busy", "pod/quiet", "--timeout=60s")
+	k.Run("wait", "--for=condition=Ready", "pod/web", "-n", "shop", "--timeout=60s")
 
-	pods := k.run("top", "pod")
+	pods := k.Run("top", "pod")
 	assert.Regexp(t, `^NAME\s+CPU\(cores\)\s+MEMORY\(bytes\)\s*\n`, pods)
 	busyCPU, busyMem := topRow(t, pods, "busy")
 	assert.True(t, busyCPU >= 60 && busyCPU <= 160, "busy uses 30%%-80%% of its 200m request: %dm", busyCPU)
@@ -104,24 +104,24 @@ func TestKubectlTop(t *testing.T) {
 	quietCPU, quietMem := topRow(t, pods, "quiet")
 	assert.True(t, quietCPU <= 2 && quietMem <= 3, "a pod that asked for nothing uses next to nothing: %dm %dMi", quietCPU, quietMem)
 
-	selected := k.run("top", "pod", "-l", "app=busy", "--no-headers")
+	selected := k.Run("top", "pod", "-l", "app=busy", "--no-headers")
 	assert.Equal(t, 1, strings.Count(selected, "\n"), "the label selector picks busy alone:\n%s", selected)
 	assert.True(t, strings.HasPrefix(selected, "busy "), selected)
 
-	all := k.run("top", "pod", "-A")
+	all := k.Run("top", "pod", "-A")
 	assert.Regexp(t, `^NAMESPACE\s+NAME\s+CPU\(cores\)\s+MEMORY\(bytes\)\s*\n`, all)
 	assert.Regexp(t, `(?m)^shop\s+web\s+\d+m\s+\d+Mi\s*$`, all)
 	assert.Regexp(t, `(?m)^default\s+busy\s+\d+m\s+\d+Mi\s*$`, all)
 
-	containers := k.run("top", "pod", "web", "-n", "shop", "--containers")
+	containers := k.Run("top", "pod", "web", "-n", "shop", "--containers")
 	assert.Regexp(t, `^POD\s+NAME\s+CPU\(cores\)\s+MEMORY\(bytes\)\s*\n`, containers)
 	assert.Regexp(t, `(?m)^web\s+server\s+\d+m\s+\d+Mi\s*$`, containers)
 	assert.Regexp(t, `(?m)^web\s+sidecar\s+\d+m\s+\d+Mi\s*$`, containers)
 
 	// kubectl get asks for a Table: metrics-server's columns.
-	table := k.run("get", "podmetrics", "busy")
+	table := k.Run("get", "podmetrics", "busy")
 	assert.Regexp(t, `^NAME\s+CPU\s+MEMORY\s+WINDOW\s*\nbusy\s+\d+m\s+\d+Ki\s+10s`, table)
-	assert.Contains(t, k.run("get", "nodes.metrics.k8s.io", "-o", "name"), "nodemetrics.metrics.k8s.io/minicp-node-1")
+	assert.Contains(t, k.Run("get", "nodes.metrics.k8s.io", "-o", "name"), "nodemetrics.metrics.k8s.io/minicp-node-1")
 
 	var list struct {
 		Kind  string `json:"kind"`
@@ -137,7 +137,7 @@ func TestKubectlTop(t *testing.T) {
 			} `json:"containers"`
 		} `json:"items"`
 	}
-	raw := k.run("get", "--raw", "/apis/metrics.k8s.io/v1beta1/namespaces/shop/pods")
+	raw := k.Run("get", "--raw", "/apis/metrics.k8s.io/v1beta1/namespaces/shop/pods")
 	require.NoError(t, json.Unmarshal([]byte(raw), &list), raw)
 	assert.Equal(t, "PodMetricsList", list.Kind)
 	require.Len(t, list.Items, 1, raw)
@@ -147,13 +147,13 @@ func TestKubectlTop(t *testing.T) {
 	assert.Contains(t, list.Items[0].Containers[0].Usage, "cpu")
 	assert.Contains(t, list.Items[0].Containers[0].Usage, "memory")
 
-	assert.Contains(t, k.fail("top", "pod", "missing"), `pods "missing" not found`)
-	assert.Contains(t, k.fail("get", "--raw", "/apis/metrics.k8s.io/v1beta1/nodes/missing"), `node "missing" not found`)
-	k.run("run", "done", "--image=busybox", "--restart=Never", "--", "true")
-	k.run("wait", "--for=jsonpath={.status.phase}=Succeeded", "pod/done", "--timeout=60s")
-	assert.Contains(t, k.fail("top", "pod", "done"), `podmetrics.metrics.k8s.io "default/done" not found`,
+	assert.Contains(t, k.Fail("top", "pod", "missing"), `pods "missing" not found`)
+	assert.Contains(t, k.Fail("get", "--raw", "/apis/metrics.k8s.io/v1beta1/nodes/missing"), `node "missing" not found`)
+	k.Run("run", "done", "--image=busybox", "--restart=Never", "--", "true")
+	k.Run("wait", "--for=jsonpath={.status.phase}=Succeeded", "pod/done", "--timeout=60s")
+	assert.Contains(t, k.Fail("top", "pod", "done"), `podmetrics.metrics.k8s.io "default/done" not found`,
 		"a pod that does not run has no metrics")
-	assert.Contains(t, k.fail("delete", "--raw", "/apis/metrics.k8s.io/v1beta1/namespaces/default/pods/busy"), "MethodNotAllowed")
+	assert.Contains(t, k.Fail("delete", "--raw", "/apis/metrics.k8s.io/v1beta1/namespaces/default/pods/busy"), "MethodNotAllowed")
 }
 
 // topRow returns the CPU (millicores) and memory (MiB) of name's row in

@@ -2,11 +2,8 @@ package kubelet_test
 
 import (
 	"bufio"
-	"context"
 	"net/http"
 	"net/url"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -104,9 +101,8 @@ func TestFollowLogsThroughAPIServer(t *testing.T) {
 // cluster whose one node is a kubelet. It is skipped when kubectl is not
 // installed.
 func TestKubectlLogs(t *testing.T) {
-	if _, err := exec.LookPath("kubectl"); err != nil {
-		t.Skip("kubectl is not on PATH")
-	}
+	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
+	k := clustertest.NewKubectl(t, kubeconfig)
 	c := clustertest.New(t, clustertest.WithNodes(0))
 	cl, err := client.New(client.Config{Host: "http://in-memory", Transport: client.NewInMemoryTransport(c.APIServer().Handler()), BearerToken: c.Token()})
 	require.NoError(t, err)
@@ -124,13 +120,8 @@ func TestKubectlLogs(t *testing.T) {
 	require.NoError(t, err)
 	h.waitPod("chatty", "Running", phaseIs(corev1.PodRunning))
 
-	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
 	require.NoError(t, c.WriteKubeconfig(kubeconfig))
-	kubectl := func(ctx context.Context, args ...string) *exec.Cmd {
-		cmd := exec.CommandContext(ctx, "kubectl", append([]string{"--kubeconfig", kubeconfig}, args...)...)
-		cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig, "HOME="+t.TempDir())
-		return cmd
-	}
+	kubectl := k.Command
 	cmdCtx, cmdCancel := clustertest.WaitContext(t)
 	defer cmdCancel()
 	out, err := kubectl(cmdCtx, "logs", "chatty").CombinedOutput()

@@ -1,38 +1,28 @@
 package garbagecollector_test
 
 import (
-	"context"
 	"fmt"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/minicp/minicp/apiserver/apiservertest"
+	"github.com/minicp/minicp/cluster/clustertest"
 )
 
-// kubectlTimeout bounds one kubectl command, including its wait for the
-// deletion to finish.
-const kubectlTimeout = 60 * time.Second
-
-// kubectl runs the real kubectl against e's API server, served over HTTPS
-// on loopback (kubectl sends bearer tokens only over TLS), skipping the
-// test when kubectl is not installed.
+// kubectl returns clustertest's Kubectl.Run against e's API server,
+// served over HTTPS on loopback (kubectl sends bearer tokens only over
+// TLS), skipping the test when kubectl is not installed.
 func kubectl(t *testing.T, e *env) func(args ...string) string {
 	t.Helper()
-	if _, err := exec.LookPath("kubectl"); err != nil {
-		t.Skip("kubectl is not on PATH: skipping the kubectl tests (install kubectl to run them)")
-	}
+	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
+	k := clustertest.NewKubectl(t, kubeconfig)
 	srv := httptest.NewTLSServer(e.api.Handler())
 	t.Cleanup(srv.Close)
-	dir := t.TempDir()
-	kubeconfig := filepath.Join(dir, "kubeconfig")
 	config := fmt.Sprintf(`apiVersion: v1
 kind: Config
 clusters:
@@ -53,16 +43,7 @@ contexts:
 current-context: minicp
 `, srv.URL, apiservertest.AdminToken)
 	require.NoError(t, os.WriteFile(kubeconfig, []byte(config), 0o600))
-	return func(args ...string) string {
-		t.Helper()
-		ctx, cancel := context.WithTimeout(t.Context(), kubectlTimeout)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, "kubectl", append([]string{"--kubeconfig", kubeconfig}, args...)...)
-		cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig, "HOME="+dir)
-		out, err := cmd.CombinedOutput()
-		require.NoError(t, err, "kubectl %s:\n%s", strings.Join(args, " "), out)
-		return string(out)
-	}
+	return k.Run
 }
 
 func TestKubectlDeleteCascade(t *testing.T) {

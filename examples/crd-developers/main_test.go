@@ -5,7 +5,6 @@ import (
 	"context"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,6 +15,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/minicp/minicp/cluster"
+	"github.com/minicp/minicp/cluster/clustertest"
 	"github.com/minicp/minicp/storage/storagetest"
 )
 
@@ -73,12 +73,11 @@ func TestCRDDevelopersWithKubectl(t *testing.T) {
 	if testing.Short() {
 		t.Skip("scenario test")
 	}
-	if _, err := exec.LookPath("kubectl"); err != nil {
-		t.Skip("kubectl is not on PATH: skipping the kubectl part (install kubectl to run it)")
-	}
+	dir := t.TempDir()
+	kubeconfig := filepath.Join(dir, "kubeconfig")
+	k := clustertest.NewKubectl(t, kubeconfig)
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	dir := t.TempDir()
 	outputs := map[string]kubectlResult{}
 	commands := [][]string{
 		{"get", "developers"},
@@ -89,7 +88,6 @@ func TestCRDDevelopersWithKubectl(t *testing.T) {
 		{"create", "-f", filepath.Join(dir, "bad-developer.yaml")},
 	}
 	require.NoError(t, run(ctx, io.Discard, func(ctx context.Context, c *cluster.Cluster) error {
-		kubeconfig := filepath.Join(dir, "kubeconfig")
 		if err := c.WriteKubeconfig(kubeconfig); err != nil {
 			return err
 		}
@@ -103,7 +101,8 @@ func TestCRDDevelopersWithKubectl(t *testing.T) {
 		// Collect and assert afterwards: a failed require here would
 		// leave the cluster running.
 		for _, args := range commands {
-			outputs[strings.Join(args, " ")] = kubectl(ctx, dir, kubeconfig, args...)
+			out, err := k.Command(ctx, args...).CombinedOutput()
+			outputs[strings.Join(args, " ")] = kubectlResult{out: string(out), err: err}
 		}
 		return nil
 	}))
@@ -130,17 +129,6 @@ func TestCRDDevelopersWithKubectl(t *testing.T) {
 type kubectlResult struct {
 	out string
 	err error
-}
-
-// kubectl runs the real kubectl with kubeconfig; HOME is dir so that
-// kubectl's discovery cache stays in the test's directory.
-func kubectl(ctx context.Context, dir, kubeconfig string, args ...string) kubectlResult {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "kubectl", append([]string{"--kubeconfig", kubeconfig}, args...)...)
-	cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig, "HOME="+dir)
-	out, err := cmd.CombinedOutput()
-	return kubectlResult{out: string(out), err: err}
 }
 
 // developerList is the JSON of a list of developers, as far as the test
