@@ -14,8 +14,8 @@ import (
 // Create stores obj under key in one transaction that succeeds only if the
 // key has never been written or was deleted: ErrExists otherwise. obj must
 // not have a resourceVersion (the registry clears it); Create does not
-// modify obj. The result is decoded from the stored bytes, with the
-// resourceVersion of the write. Create blocks for one etcd round trip.
+// modify obj. The result is a copy of obj, with the resourceVersion of
+// the write (see written). Create blocks for one etcd round trip.
 //
 // Upstream: k8s.io/apiserver/pkg/storage/etcd3 (store.Create).
 func (s *Store) Create(ctx context.Context, key string, obj runtime.Object) (runtime.Object, error) {
@@ -59,5 +59,10 @@ func (s *Store) Create(ctx context.Context, key string, obj runtime.Object) (run
 	}
 	rev := resp.Header.Revision
 	hop.committed(rev)
-	return s.decode(ctx, key, data, rev)
+	// Create does not modify obj: the result is a copy.
+	out := obj
+	if s.converter == nil {
+		out = obj.DeepCopyObject()
+	}
+	return s.written(ctx, key, out, data, rev)
 }

@@ -146,7 +146,7 @@ func (s *Store) GuaranteedUpdate(ctx context.Context, key string, opts UpdateOpt
 		}
 		rev := txn.Header.Revision
 		hop.committed(rev)
-		return s.decode(ctx, key, data, rev)
+		return s.written(ctx, key, updated, data, rev)
 	}
 }
 
