@@ -110,7 +110,17 @@ func (r *Resolver) query(ctx context.Context, name string) ([]netip.Addr, error)
 	m := new(miekgdns.Msg)
 	m.SetQuestion(name, miekgdns.TypeA)
 	c := &miekgdns.Client{Timeout: timeout}
-	resp, _, err := c.ExchangeContext(ctx, m, r.Server.String())
+	conn, err := c.DialContext(ctx, r.Server.String())
+	if err != nil {
+		return nil, fmt.Errorf("query %s: %w", name, err)
+	}
+	defer conn.Close()
+	// The exchange reads until its timeout whatever ctx does: closing the
+	// connection when ctx ends stops the read at once, so a query never
+	// outlives its caller (a pod's client stopping with its cluster).
+	stop := context.AfterFunc(ctx, func() { _ = conn.Close() })
+	defer stop()
+	resp, _, err := c.ExchangeWithConnContext(ctx, m, conn)
 	if err != nil {
 		return nil, fmt.Errorf("query %s: %w", name, err)
 	}
