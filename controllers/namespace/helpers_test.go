@@ -104,12 +104,17 @@ func (h *harness) deleting(t *testing.T, ctx context.Context, name string) {
 	require.NoError(t, err, "namespace informer")
 	seen := make(chan struct{})
 	var once sync.Once
+	see := func(obj runtime.Object) {
+		if ns, ok := obj.(*corev1.Namespace); ok && ns.Name == name && ns.DeletionTimestamp != nil {
+			once.Do(func() { close(seen) })
+		}
+	}
+	// An add counts too: a Manager whose informer has not listed yet
+	// (StartManager does not wait for that) first sees the namespace,
+	// already deleted, in its initial list.
 	reg, err := inf.AddEventHandler(informer.ResourceEventHandlerFuncs{
-		UpdateFunc: func(_, obj runtime.Object) {
-			if ns, ok := obj.(*corev1.Namespace); ok && ns.Name == name && ns.DeletionTimestamp != nil {
-				once.Do(func() { close(seen) })
-			}
-		},
+		AddFunc:    func(obj runtime.Object, _ bool) { see(obj) },
+		UpdateFunc: func(_, obj runtime.Object) { see(obj) },
 	}, informer.HandlerOptions{})
 	require.NoError(t, err, "AddEventHandler")
 	defer func() { _ = inf.RemoveEventHandler(reg) }()
