@@ -25,7 +25,15 @@ type Timer interface {
 	C() <-chan time.Time
 	// Stop reports whether it stopped the timer before it fired.
 	Stop() bool
+	// Reset sets the timer to fire d after the clock's time when Reset
+	// runs, and reports whether it was still pending.
 	Reset(d time.Duration) bool
+	// ResetAt sets the timer to fire at t, at once if t has passed, and
+	// reports whether it was still pending. A caller that holds a
+	// deadline uses it rather than Reset(t.Sub(now)): that reads the
+	// clock twice (once for now, once inside Reset), and a fake clock
+	// stepped in between would push the deadline late by the step.
+	ResetAt(t time.Time) bool
 }
 
 // Ticker is a time.Ticker behind an interface.
@@ -51,6 +59,7 @@ type realTimer struct{ t *time.Timer }
 func (r realTimer) C() <-chan time.Time        { return r.t.C }
 func (r realTimer) Stop() bool                 { return r.t.Stop() }
 func (r realTimer) Reset(d time.Duration) bool { return r.t.Reset(d) }
+func (r realTimer) ResetAt(t time.Time) bool   { return r.t.Reset(time.Until(t)) }
 
 type realTicker struct{ t *time.Ticker }
 

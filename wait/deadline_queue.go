@@ -25,23 +25,21 @@ type DeadlineOptions[T comparable] struct {
 // lock, so callers may hold their own lock across its methods.
 //
 // Every method that changes the queue arms the timer before it returns,
-// from the same reading of the clock that tells whether the earliest item
-// is due. So a caller that adds an item and then steps a fake clock past
-// its deadline always fires it: the timer is never armed a step late. An
-// item already due when added is not left to the timer (which a fake
-// clock fires only at its next step): Run is woken at once.
+// at the earliest item's own time (Timer.ResetAt), never at a duration
+// computed from a reading of the clock. So a caller that adds an item and
+// then steps a fake clock past its deadline always fires it, and a step
+// that lands while the queue arms cannot push the deadline late: the
+// timer is never armed a step late. An item already due fires the timer
+// at once, so Run is woken without waiting for a step.
 //
 // Upstream: k8s.io/client-go/util/workqueue (delayingType's waitingLoop
 // and its waitForPriorityQueue).
 type DeadlineQueue[T comparable] struct {
 	clock clock.Clock
 	less  func(a, b T) bool
-	// timer is created stopped and only Reset, so its channel, which Run
+	// timer is created stopped and only reset, so its channel, which Run
 	// selects on, never changes.
 	timer clock.Timer
-	// kickCh (capacity 1) wakes Run for an item due when it was added; a
-	// full channel already says so.
-	kickCh chan struct{}
 
 	// mu guards the fields below.
 	mu sync.Mutex
@@ -62,11 +60,10 @@ func NewDeadlineQueue[T comparable](opts DeadlineOptions[T]) *DeadlineQueue[T] {
 		opts.Clock = clock.Real
 	}
 	q := &DeadlineQueue[T]{
-		clock:  opts.Clock,
-		less:   opts.Less,
-		timer:  opts.Clock.NewTimer(time.Hour),
-		kickCh: make(chan struct{}, 1),
-		h:      deadlineHeap[T]{index: map[T]int{}},
+		clock: opts.Clock,
+		less:  opts.Less,
+		timer: opts.Clock.NewTimer(time.Hour),
+		h:     deadlineHeap[T]{index: map[T]int{}},
 	}
 	q.h.less = q.lessEntry
 	q.timer.Stop()
@@ -150,19 +147,13 @@ func (q *DeadlineQueue[T]) Len() int {
 	return len(q.h.entries)
 }
 
-// Run calls due each time an item may have become due (the timer fired,
-// or an item was added already due), until ctx is done; then it stops the
-// timer for good and returns. due runs on Run's goroutine, without the
+// Run calls due each time the timer fires, that is each time an item may
+// have become due, until ctx is done; then it stops the timer for good and
+// returns. A timer that fired before Run started listening keeps its
+// value until Run receives it. due runs on Run's goroutine, without the
 // queue's lock, and takes the due items with PopDue. Run may be called
 // once.
 func (q *DeadlineQueue[T]) Run(ctx context.Context, due func()) {
-	q.mu.Lock()
-	if !q.stopped {
-		// An item may have been due before Run started to listen.
-		q.armed = false
-		q.armLocked()
-	}
-	q.mu.Unlock()
 	for {
 		select {
 		case <-ctx.Done():
@@ -172,7 +163,6 @@ func (q *DeadlineQueue[T]) Run(ctx context.Context, due func()) {
 			q.mu.Lock()
 			q.armed = false
 			q.mu.Unlock()
-		case <-q.kickCh:
 		}
 		due()
 		// due may have taken nothing (an item moved later meanwhile), and
@@ -198,8 +188,8 @@ func (q *DeadlineQueue[T]) pushLocked(item T, t time.Time) {
 	heap.Push(&q.h, deadlineEntry[T]{item: item, at: t, seq: q.seq})
 }
 
-// armLocked sets the timer for the earliest item, or kicks Run if that
-// item is due already.
+// armLocked sets the timer for the earliest item; one already due fires
+// it at once.
 func (q *DeadlineQueue[T]) armLocked() {
 	if q.stopped {
 		return
@@ -215,21 +205,7 @@ func (q *DeadlineQueue[T]) armLocked() {
 	if q.armed && next.Equal(q.armedAt) {
 		return
 	}
-	d := next.Sub(q.clock.Now())
-	if d <= 0 {
-		// A timer set for a past deadline would, on a fake clock, fire
-		// only at the next step.
-		if q.armed {
-			q.timer.Stop()
-			q.armed = false
-		}
-		select {
-		case q.kickCh <- struct{}{}:
-		default: // a kick is pending already
-		}
-		return
-	}
-	q.timer.Reset(d)
+	q.timer.ResetAt(next)
 	q.armed, q.armedAt = true, next
 }
 

@@ -3,6 +3,7 @@ package wait_test
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 
 	"github.com/minicp/minicp/clock/clocktest"
 	"github.com/minicp/minicp/wait"
+	"github.com/minicp/minicp/wait/waittest"
 )
 
 // runQueue runs q until the test ends, sending each due item on the
@@ -40,11 +42,13 @@ func runQueue[T comparable](t *testing.T, q *wait.DeadlineQueue[T], clk *clockte
 
 func receive[T any](t *testing.T, ch <-chan T) T {
 	t.Helper()
+	ctx, cancel := waittest.Context(t)
+	defer cancel()
 	select {
 	case v := <-ch:
 		return v
-	case <-t.Context().Done():
-		require.FailNow(t, "nothing received")
+	case <-ctx.Done():
+		require.FailNow(t, "nothing received", "within %v", waittest.Timeout)
 	}
 	var zero T
 	return zero
@@ -62,6 +66,39 @@ func TestDeadlineQueueStepRightAfterAddFires(t *testing.T) {
 		clk.Step(time.Second)
 		assert.Equal(t, "a", receive(t, dueCh), "round %d", i)
 	}
+}
+
+// steppingClock is a fake clock that, when primed, steps itself right
+// after its next reading of the time: a test's Step landing between code
+// reading the clock and acting on what it read.
+type steppingClock struct {
+	*clocktest.Fake
+	step atomic.Int64 // the primed step, in nanoseconds
+}
+
+func (c *steppingClock) Now() time.Time {
+	now := c.Fake.Now()
+	if d := c.step.Swap(0); d != 0 {
+		c.Fake.Step(time.Duration(d))
+	}
+	return now
+}
+
+// TestDeadlineQueueStepWhileArmingFires is the same race one step later:
+// a step that lands while the queue arms its timer must not push the
+// deadline late, as a duration computed from an earlier reading of the
+// clock would (Reset(5s) after the clock moved to 4s fires at 9s).
+func TestDeadlineQueueStepWhileArmingFires(t *testing.T) {
+	clk := &steppingClock{Fake: clocktest.NewFake(time.Unix(0, 0))}
+	q := wait.NewDeadlineQueue(wait.DeadlineOptions[string]{Clock: clk})
+	dueCh := runQueue(t, q, clk.Fake)
+	q.AddAt("listening", time.Unix(0, 0))
+	require.Equal(t, "listening", receive(t, dueCh), "Run is running")
+
+	clk.step.Store(int64(4 * time.Second))
+	q.AddAt("a", time.Unix(5, 0))
+	clk.SetTime(time.Unix(5, 0))
+	assert.Equal(t, "a", receive(t, dueCh))
 }
 
 func TestDeadlineQueueAddAlreadyDueRunsWithoutStep(t *testing.T) {

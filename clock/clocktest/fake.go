@@ -190,6 +190,22 @@ func (t *fakeTimer) Reset(d time.Duration) bool {
 	return active
 }
 
+// ResetAt sets the deadline to at; an at that is not after the fake time
+// fires at once, as a real timer reset to a past time does, since no
+// later step would reach it.
+func (t *fakeTimer) ResetAt(at time.Time) bool {
+	t.clock.mu.Lock()
+	defer t.clock.mu.Unlock()
+	active := t.stopLocked()
+	if !at.After(t.clock.now) {
+		t.ch <- t.clock.now // stopLocked emptied the buffer
+		return active
+	}
+	t.deadline = at
+	t.clock.addLocked(t)
+	return active
+}
+
 // stopLocked removes t from the waiters and drops a value it sent that
 // nobody received, as time.Timer and time.Ticker do since Go 1.23: after
 // Stop or Reset no stale value can be received, and a timer whose value

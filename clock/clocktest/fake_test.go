@@ -156,6 +156,57 @@ func TestTimerReset(t *testing.T) {
 	}
 }
 
+// TestTimerResetAt checks that ResetAt keeps the absolute deadline it is
+// given however the clock moved since the caller read it, and fires at
+// once for a deadline already passed.
+func TestTimerResetAt(t *testing.T) {
+	tests := []struct {
+		name string
+		// stepFirst moves the clock after the caller computed at (from
+		// epoch) and before ResetAt: the gap Reset(d) cannot cover.
+		stepFirst time.Duration
+		at        time.Duration
+		wantNow   bool
+	}{
+		{name: "future", at: 5 * time.Second},
+		{name: "future, clock moved", stepFirst: 4 * time.Second, at: 5 * time.Second},
+		{name: "now", at: 0, wantNow: true},
+		{name: "passed while computing", stepFirst: 6 * time.Second, at: 5 * time.Second, wantNow: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := clocktest.NewFake(epoch)
+			timer := f.NewTimer(time.Hour)
+			f.Step(tc.stepFirst)
+			assert.True(t, timer.ResetAt(epoch.Add(tc.at)), "the timer was pending")
+			v, ok := fired(timer.C())
+			if tc.wantNow {
+				require.True(t, ok, "a deadline already passed fires at once")
+				assert.Equal(t, f.Now(), v)
+				assert.Zero(t, f.Waiters())
+				return
+			}
+			require.False(t, ok, "fired before its deadline")
+			f.SetTime(epoch.Add(tc.at - time.Nanosecond))
+			_, ok = fired(timer.C())
+			require.False(t, ok, "fired before its deadline")
+			f.SetTime(epoch.Add(tc.at))
+			v, ok = fired(timer.C())
+			require.True(t, ok, "did not fire at its deadline")
+			assert.Equal(t, epoch.Add(tc.at), v)
+		})
+	}
+}
+
+func TestTimerResetAtDropsStaleValue(t *testing.T) {
+	f := clocktest.NewFake(epoch)
+	timer := f.NewTimer(time.Second)
+	f.Step(time.Second) // fired, not received
+	assert.True(t, timer.ResetAt(f.Now().Add(time.Second)), "an unreceived value counts as pending")
+	_, ok := fired(timer.C())
+	assert.False(t, ok, "stale value after ResetAt")
+}
+
 func TestTicker(t *testing.T) {
 	f := clocktest.NewFake(epoch)
 	ticker := f.NewTicker(time.Second)
