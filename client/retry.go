@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/minicp/minicp/api/apierrors"
@@ -35,24 +34,12 @@ var DefaultBackoff = wait.Backoff{
 
 // RetryOnConflict calls fn until it returns something other than a 409
 // Conflict (apierrors.IsConflict), at most backoff.Steps times, waiting
-// backoff's delays between calls. fn must re-read the object each time:
-// retrying a write of the same stale object conflicts again. It returns
-// fn's last error (nil on success), joined with ctx's error when ctx ended
-// while waiting. backoff is a copy: the caller's value is not advanced.
+// backoff's delays between calls: wait.OnError with IsConflict. fn must
+// re-read the object each time: retrying a write of the same stale object
+// conflicts again. It returns fn's last error (nil on success), joined
+// with ctx's error when ctx ended while waiting.
 //
 // Upstream: k8s.io/client-go/util/retry (RetryOnConflict).
 func RetryOnConflict(ctx context.Context, backoff wait.Backoff, fn func() error) error {
-	for attempt := 1; ; attempt++ {
-		err := fn()
-		if err == nil || !apierrors.IsConflict(err) {
-			return err
-		}
-		// Steps counts attempts; the last one has just failed.
-		if attempt >= backoff.Steps {
-			return err
-		}
-		if werr := backoff.Wait(ctx); werr != nil {
-			return errors.Join(err, werr)
-		}
-	}
+	return wait.OnError(ctx, backoff, apierrors.IsConflict, fn)
 }

@@ -8,12 +8,14 @@ import (
 	coordinationv1 "github.com/minicp/minicp/api/coordination/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/client"
+	"github.com/minicp/minicp/wait"
 )
 
-// maxLeaseRenewTries bounds the tries of one renewal; a renewal that
-// keeps failing is tried again at the next heartbeat, long before the
-// Lease expires (the heartbeat is a quarter of its duration).
-const maxLeaseRenewTries = 5
+// leaseRenewRetry bounds the tries of one renewal, one right after
+// another; a renewal that keeps failing is tried again at the next
+// heartbeat, long before the Lease expires (the heartbeat is a quarter of
+// its duration).
+var leaseRenewRetry = wait.Backoff{Steps: 5}
 
 // renewLease sets the node Lease's renewTime to now, creating the Lease
 // if it does not exist. The Lease lives in kube-node-lease, is named after
@@ -24,36 +26,33 @@ const maxLeaseRenewTries = 5
 // Upstream: k8s.io/component-helpers/apimachinery/lease (controller.sync).
 func (k *Kubelet) renewLease(ctx context.Context) error {
 	leases := k.cs.Leases(metav1.NamespaceNodeLease)
-	var err error
-	for range maxLeaseRenewTries {
+	return wait.OnError(ctx, leaseRenewRetry, func(err error) bool {
+		// Someone changed, deleted or created the Lease since it was
+		// read: read it again.
+		return apierrors.IsConflict(err) || apierrors.IsNotFound(err) || apierrors.IsAlreadyExists(err)
+	}, func() error {
 		if k.lease == nil {
-			k.lease, err = leases.Get(ctx, k.nodeName, client.GetOptions{})
+			lease, err := leases.Get(ctx, k.nodeName, client.GetOptions{})
 			if apierrors.IsNotFound(err) {
-				k.lease, err = leases.Create(ctx, k.newLease(nil), client.WriteOptions{})
+				lease, err = leases.Create(ctx, k.newLease(nil), client.WriteOptions{})
 				if err == nil {
+					k.lease = lease
 					return nil
 				}
 			}
 			if err != nil {
-				k.lease = nil
-				if apierrors.IsAlreadyExists(err) {
-					continue
-				}
 				return fmt.Errorf("node lease: %w", err)
 			}
+			k.lease = lease
 		}
-		var out *coordinationv1.Lease
-		out, err = leases.Update(ctx, k.newLease(k.lease), client.WriteOptions{})
-		if err == nil {
-			k.lease = out
-			return nil
+		out, err := leases.Update(ctx, k.newLease(k.lease), client.WriteOptions{})
+		if err != nil {
+			k.lease = nil
+			return fmt.Errorf("renew node lease: %w", err)
 		}
-		k.lease = nil
-		if !apierrors.IsConflict(err) && !apierrors.IsNotFound(err) {
-			break
-		}
-	}
-	return fmt.Errorf("renew node lease: %w", err)
+		k.lease = out
+		return nil
+	})
 }
 
 // newLease returns the node's Lease renewed now, based on current (nil

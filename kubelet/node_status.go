@@ -18,10 +18,11 @@ import (
 	"github.com/minicp/minicp/wait"
 )
 
-// nodeStatusUpdateRetry is how many times a node status update is tried
-// before the kubelet waits for the next period: upstream's number. Each
-// try re-reads the node after a conflict.
-const nodeStatusUpdateRetry = 5
+// nodeStatusUpdateRetry is how often a node status update is tried
+// before the kubelet waits for the next period: upstream's number of
+// tries, one right after another. Each try re-reads the node after a
+// conflict.
+var nodeStatusUpdateRetry = wait.Backoff{Steps: 5}
 
 // registrationBackoff paces registration attempts while the API server
 // cannot be reached: upstream starts at 100ms and doubles up to 7s.
@@ -196,25 +197,22 @@ func setNodeCondition(s *corev1.NodeStatus, c corev1.NodeCondition, now time.Tim
 // updateNodeStatus writes the node's status with fresh heartbeats. It
 // starts from the node as last written and re-reads it after a conflict.
 func (k *Kubelet) updateNodeStatus(ctx context.Context) error {
-	var err error
-	for range nodeStatusUpdateRetry {
+	return client.RetryOnConflict(ctx, nodeStatusUpdateRetry, func() error {
 		if k.node == nil {
-			if k.node, err = k.cs.Nodes().Get(ctx, k.nodeName, client.GetOptions{}); err != nil {
+			node, err := k.cs.Nodes().Get(ctx, k.nodeName, client.GetOptions{})
+			if err != nil {
 				return fmt.Errorf("get node: %w", err)
 			}
+			k.node = node
 		}
 		update := k.node.DeepCopy()
 		k.setNodeStatus(update, k.clock.Now())
-		var out *corev1.Node
-		out, err = k.cs.Nodes().UpdateStatus(ctx, update, client.WriteOptions{})
-		if err == nil {
-			k.node = out
-			return nil
+		out, err := k.cs.Nodes().UpdateStatus(ctx, update, client.WriteOptions{})
+		if err != nil {
+			k.node = nil
+			return fmt.Errorf("update status of node %s: %w", k.nodeName, err)
 		}
-		k.node = nil
-		if !apierrors.IsConflict(err) {
-			break
-		}
-	}
-	return fmt.Errorf("update status of node %s: %w", k.nodeName, err)
+		k.node = out
+		return nil
+	})
 }

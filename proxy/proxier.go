@@ -35,9 +35,10 @@ var DefaultLoadBalancerPool = netip.MustParsePrefix("127.240.0.0/16")
 // tried again then.
 const resyncPeriod = 30 * time.Second
 
-// maxStatusTries bounds the tries of one load balancer status write; a
-// conflict means someone else changed the Service, so it is read again.
-const maxStatusTries = 3
+// statusRetry bounds the tries of one load balancer status write, one
+// right after another: a conflict means someone else changed the
+// Service, so it is read again.
+var statusRetry = wait.Backoff{Steps: 3}
 
 // Options configure a Proxier. Clientset is required.
 type Options struct {

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/minicp/minicp/api/apierrors"
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	discoveryv1 "github.com/minicp/minicp/api/discovery/v1"
 	"github.com/minicp/minicp/client"
@@ -313,23 +312,26 @@ func ingressIP(svc *corev1.Service) netip.Addr {
 // provider's service controller does.
 func (p *Proxier) writeIngress(ctx context.Context, svc *corev1.Service, ip netip.Addr) error {
 	services := p.statusCS.Services(svc.Namespace)
-	for try := 1; ; try++ {
+	namespace, name := svc.Namespace, svc.Name
+	reread := false
+	return client.RetryOnConflict(ctx, statusRetry, func() error {
+		if reread {
+			var err error
+			if svc, err = services.Get(ctx, name, client.GetOptions{}); err != nil {
+				return fmt.Errorf("get service %s/%s: %w", namespace, name, err)
+			}
+		}
+		reread = true
 		next := svc.DeepCopy()
 		next.Status.LoadBalancer.Ingress = nil
 		if ip.IsValid() {
 			next.Status.LoadBalancer.Ingress = []corev1.LoadBalancerIngress{{IP: ip.String()}}
 		}
-		_, err := services.UpdateStatus(ctx, next, client.WriteOptions{})
-		if err == nil || !apierrors.IsConflict(err) || try == maxStatusTries {
-			if err != nil {
-				return fmt.Errorf("update status of service %s/%s: %w", svc.Namespace, svc.Name, err)
-			}
-			return nil
+		if _, err := services.UpdateStatus(ctx, next, client.WriteOptions{}); err != nil {
+			return fmt.Errorf("update status of service %s/%s: %w", namespace, name, err)
 		}
-		if svc, err = services.Get(ctx, svc.Name, client.GetOptions{}); err != nil {
-			return fmt.Errorf("get service %s/%s: %w", svc.Namespace, svc.Name, err)
-		}
-	}
+		return nil
+	})
 }
 
 func deref[T any](p *T) T {

@@ -8,9 +8,14 @@
 //     controller, the kubelet's CrashLoopBackOff and
 //     client.RetryOnConflict all compute their delays with it; each call
 //     site states its constants and their reasons.
+//   - OnError: the one retry loop, bounded by a Backoff's Steps.
+//     client.RetryOnConflict is OnError on 409 Conflict; the API server's
+//     own retries (eviction, quota charging, generated names) and the
+//     kubelet's and proxy's status writes call it too.
 //   - DeadlineQueue: items due at a time, earliest first, served by one
-//     clock timer. It arms that timer in the call that adds the item, so a
-//     test that adds and then steps a fake clock always fires it.
+//     clock timer. It arms that timer in the call that adds the item, at
+//     the item's own time, so a test that adds and then steps a fake
+//     clock always fires it.
 //   - Broadcast: wakes every waiter at once by closing and replacing a
 //     channel, so waiters can also select on their ctx.
 //   - Idler and WaitIdle: the quiescence barrier. Controllers, the
@@ -24,5 +29,6 @@
 // api, clock and logging may not.
 //
 // Upstream: k8s.io/apimachinery/pkg/util/wait (Backoff),
-// k8s.io/client-go/util/workqueue (the delaying queue's waiting heap).
+// k8s.io/client-go/util/retry (OnError), k8s.io/client-go/util/workqueue
+// (the delaying queue's waiting heap).
 package wait

@@ -11,6 +11,7 @@ import (
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	"github.com/minicp/minicp/api/quota"
 	"github.com/minicp/minicp/api/runtime"
+	"github.com/minicp/minicp/wait"
 )
 
 // QuotaAccessor reads and charges the ResourceQuotas of a namespace.
@@ -30,9 +31,9 @@ type ListQuotasOptions struct {
 	Live bool
 }
 
-// quotaRetries bounds the attempts at charging quotas that other
-// requests charge at the same time: each conflict reads them again.
-const quotaRetries = 10
+// quotaRetry bounds the attempts at charging quotas that other requests
+// charge at the same time: each conflict reads them again, at once.
+var quotaRetry = wait.Backoff{Steps: 10}
 
 // ResourceQuota refuses (403) the creation of an object that would take
 // its namespace past a ResourceQuota, and charges the quotas for what it
@@ -82,7 +83,12 @@ func (r *ResourceQuota) Validate(ctx context.Context, a *Attributes) error {
 	if len(cached) == 0 {
 		return nil
 	}
-	for attempt := 1; ; attempt++ {
+	// charging is set once an attempt has judged the quotas and writes
+	// them: an error from that write is the server's (500), not the
+	// request's.
+	var charging bool
+	err = wait.OnError(ctx, quotaRetry, apierrors.IsConflict, func() error {
+		charging = false
 		quotas, err := r.Quotas.ListQuotas(ctx, a.Namespace, ListQuotasOptions{Live: true})
 		if err != nil {
 			return apierrors.NewInternalError(fmt.Errorf("list resource quotas: %w", err))
@@ -121,14 +127,13 @@ func (r *ResourceQuota) Validate(ctx context.Context, a *Attributes) error {
 		if a.DryRun {
 			return nil
 		}
-		err = r.charge(ctx, charged)
-		if err == nil {
-			return nil
-		}
-		if !apierrors.IsConflict(err) || attempt >= quotaRetries {
-			return apierrors.NewInternalError(fmt.Errorf("update resource quota status: %w", err))
-		}
+		charging = true
+		return r.charge(ctx, charged)
+	})
+	if err != nil && charging {
+		return apierrors.NewInternalError(fmt.Errorf("update resource quota status: %w", err))
 	}
+	return err
 }
 
 // charge writes the new usage of each quota. A conflict on one after

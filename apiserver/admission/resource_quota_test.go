@@ -133,3 +133,20 @@ func TestResourceQuotaScopes(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "exceeded quota: best-effort")
 }
+
+// TestResourceQuotaConflictsRunOut: a quota that conflicts on every
+// charge is tried a bounded number of times, and the request fails as
+// the server's error (500), not as a refusal.
+func TestResourceQuotaConflictsRunOut(t *testing.T) {
+	store := newQuotaStore(synced("objects", resources("count/configmaps", "5"), resources("count/configmaps", "0")))
+	store.conflicts = 100
+	q := &admission.ResourceQuota{Quotas: store}
+	cm := &admission.Attributes{Operation: admission.Create, Resource: runtime.GroupVersionResource{Version: "v1", Resource: "configmaps"},
+		Namespace: "default", Name: "cm", Object: &corev1.ConfigMap{}}
+	err := q.Validate(t.Context(), cm)
+	require.Error(t, err)
+	assert.True(t, apierrors.IsInternalError(err), "got %v", err)
+	assert.Contains(t, err.Error(), "update resource quota status")
+	assert.Equal(t, 90, store.conflicts, "ten tries, then it gives up")
+	assert.Equal(t, "0", amount(store.used("objects"), "count/configmaps"), "nothing charged")
+}

@@ -11,6 +11,7 @@ import (
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/storage"
+	"github.com/minicp/minicp/wait"
 )
 
 // CreateOptions tunes Create.
@@ -19,10 +20,11 @@ type CreateOptions struct {
 	DryRun bool
 }
 
-// generateNameAttempts bounds retries when a generated name collides. Five
-// random characters from 27 give 14 million names, so a collision is rare
-// and several in a row mean something else is wrong.
-const generateNameAttempts = 8
+// generateNameRetry bounds the tries when a generated name collides, one
+// right after another with a new name. Five random characters from 27
+// give 14 million names, so a collision is rare and several in a row mean
+// something else is wrong.
+var generateNameRetry = wait.Backoff{Steps: 9}
 
 // Create sets the server-owned fields of obj, validates it, runs
 // validating admission and stores it. obj must already be through mutating
@@ -35,19 +37,20 @@ func (s *Store) Create(ctx context.Context, obj runtime.Object, validate Validat
 		return nil, apierrors.NewBadRequest(err.Error())
 	}
 	generated := meta.Name == "" && meta.GenerateName != ""
-	for attempt := 0; ; attempt++ {
+	var out runtime.Object
+	err = wait.OnError(ctx, generateNameRetry, func(err error) bool {
+		return generated && errors.Is(err, storage.ErrExists)
+	}, func() (err error) {
 		if generated {
 			meta.Name = GenerateName(meta.GenerateName)
 		}
-		out, err := s.createOnce(ctx, obj, validate, opts)
-		if generated && errors.Is(err, storage.ErrExists) && attempt < generateNameAttempts {
-			continue
-		}
-		if err != nil {
-			return nil, interpretCreateError(err, s.GroupResource(), meta.Name)
-		}
-		return out, nil
+		out, err = s.createOnce(ctx, obj, validate, opts)
+		return err
+	})
+	if err != nil {
+		return nil, interpretCreateError(err, s.GroupResource(), meta.Name)
 	}
+	return out, nil
 }
 
 func (s *Store) createOnce(ctx context.Context, obj runtime.Object, validate ValidateObjectFunc, opts CreateOptions) (runtime.Object, error) {

@@ -15,6 +15,7 @@ import (
 	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/apiserver/registry"
 	"github.com/minicp/minicp/clock"
+	"github.com/minicp/minicp/wait"
 )
 
 // maxDisruptedPodSize bounds status.disruptedPods: that many evictions
@@ -24,11 +25,11 @@ import (
 // Upstream: k8s.io/kubernetes/pkg/registry/core/pod/storage (MaxDisruptedPodSize).
 const maxDisruptedPodSize = 2000
 
-// evictionRetries bounds the attempts of an eviction whose pod changes
-// under it, as upstream's EvictionsRetry does (20 steps). The attempts
-// follow each other at once: a conflict means another write just landed,
-// and reading again is the whole remedy.
-const evictionRetries = 20
+// evictionRetry bounds the attempts of an eviction whose pod or budget
+// changes under it, as upstream's EvictionsRetry does (20 steps). The
+// attempts follow each other at once: a conflict means another write just
+// landed, and reading again is the whole remedy.
+var evictionRetry = wait.Backoff{Steps: 20}
 
 // Eviction serves pods/{name}/eviction: a policy/v1 (or v1beta1)
 // Eviction deletes the pod if no PodDisruptionBudget forbids it. The
@@ -76,12 +77,13 @@ func (e *eviction) create(ctx context.Context, ns, name string, body runtime.Obj
 	// delete it without asking its budget.
 	var pod *corev1.Pod
 	deleted := false
-	for attempt := 1; ; attempt++ {
+	err = wait.OnError(ctx, evictionRetry, func(err error) bool {
+		// A resourceVersion the client set is its own to retry.
+		return apierrors.IsConflict(err) && rvUnset(deleteOptions)
+	}, func() (err error) {
 		pod, deleted, err = e.deleteIfIgnoresBudget(ctx, ns, name, deleteOptions)
-		if err == nil || !apierrors.IsConflict(err) || !rvUnset(deleteOptions) || attempt >= evictionRetries {
-			break
-		}
-	}
+		return err
+	})
 	switch {
 	case err != nil:
 		return nil, err
@@ -168,28 +170,27 @@ func (e *eviction) deleteIfIgnoresBudget(ctx context.Context, ns, name string, o
 // Upstream: k8s.io/kubernetes/pkg/registry/core/pod/storage
 // (EvictionREST.checkAndDecrement).
 func (e *eviction) checkAndDecrement(ctx context.Context, pod *corev1.Pod, pdb *policyv1.PodDisruptionBudget, dryRun bool) error {
-	for attempt := 1; ; attempt++ {
-		if attempt > 1 {
+	reread := false
+	return wait.OnError(ctx, evictionRetry, apierrors.IsConflict, func() error {
+		if reread {
 			obj, err := e.pdbs.Get(ctx, pdb.Namespace, pdb.Name)
 			if err != nil {
 				return err
 			}
 			pdb = obj.(*policyv1.PodDisruptionBudget)
 		}
+		reread = true
 		updated, err := e.decremented(pdb, pod.Name)
 		if err != nil || dryRun {
 			return err
 		}
-		read := updated
 		_, _, err = e.pdbs.Update(ctx, pdb.Namespace, pdb.Name, func(context.Context, runtime.Object) (runtime.Object, error) {
 			// The budget as read, changed: a resourceVersion that is no
 			// longer the stored one makes the write a conflict.
-			return read.DeepCopy(), nil
+			return updated.DeepCopy(), nil
 		}, nil, nil, registry.UpdateOptions{})
-		if err == nil || !apierrors.IsConflict(err) || attempt >= evictionRetries {
-			return err
-		}
-	}
+		return err
+	})
 }
 
 // decremented returns pdb with one disruption taken for podName, or the
