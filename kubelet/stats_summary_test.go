@@ -45,6 +45,10 @@ func TestStatsSummary(t *testing.T) {
 	h.run(busybox("done", corev1.RestartPolicyNever, "true"))
 	h.waitPod("busy", "Running", phaseIs(corev1.PodRunning))
 	h.waitPod("done", "Succeeded", phaseIs(corev1.PodSucceeded))
+	// The API has the Running status a moment before the kubelet's
+	// worker has the answer to its write, and the summary measures what
+	// the kubelet knows: wait for the worker to finish.
+	h.waitIdle()
 
 	s := h.summary()
 	assert.Equal(t, "node-1", s.Node.NodeName)
