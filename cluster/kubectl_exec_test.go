@@ -19,14 +19,14 @@ import (
 // output and exit code (0 on success).
 func (k *kubectl) runExec(stdin string, env []string, args ...string) (string, int) {
 	k.t.Helper()
-	ctx, cancel := context.WithTimeout(k.t.Context(), clustertest.KubectlTimeout)
-	defer cancel()
-	cmd := k.Command(ctx, args...)
-	cmd.Env = append(cmd.Env, env...)
-	if stdin != "" {
-		cmd.Stdin = strings.NewReader(stdin)
-	}
-	out, err := cmd.CombinedOutput()
+	out, err := k.Output(func(ctx context.Context) *exec.Cmd {
+		cmd := k.Command(ctx, args...)
+		cmd.Env = append(cmd.Env, env...)
+		if stdin != "" {
+			cmd.Stdin = strings.NewReader(stdin)
+		}
+		return cmd
+	})
 	var exitErr *exec.ExitError
 	if errors.As(err, &exitErr) {
 		return string(out), exitErr.ExitCode()
@@ -247,13 +247,13 @@ func requireScript(t *testing.T) {
 // and returns what the terminal showed and kubectl's exit code.
 func (k *kubectl) onTerminal(t *testing.T, input string, env []string, args ...string) (string, int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), clustertest.KubectlTimeout)
-	defer cancel()
 	line := "kubectl --kubeconfig " + k.Kubeconfig() + " " + strings.Join(args, " ")
-	cmd := exec.CommandContext(ctx, "script", "-qefc", line, "/dev/null")
-	cmd.Env = append(k.Command(ctx).Env, env...)
-	cmd.Stdin = strings.NewReader(input)
-	out, err := cmd.CombinedOutput()
+	out, err := k.Output(func(ctx context.Context) *exec.Cmd {
+		cmd := exec.CommandContext(ctx, "script", "-qefc", line, "/dev/null")
+		cmd.Env = append(k.Command(ctx).Env, env...)
+		cmd.Stdin = strings.NewReader(input)
+		return cmd
+	})
 	var exitErr *exec.ExitError
 	if errors.As(err, &exitErr) {
 		return string(out), exitErr.ExitCode()

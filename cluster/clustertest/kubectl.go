@@ -70,10 +70,37 @@ func (k *Kubectl) Fail(args ...string) string {
 
 // output runs kubectl with args under KubectlTimeout.
 func (k *Kubectl) output(args []string) (string, error) {
-	ctx, cancel := context.WithTimeout(k.t.Context(), KubectlTimeout)
-	defer cancel()
-	out, err := k.Command(ctx, args...).CombinedOutput()
-	return string(out), err
+	return k.Output(func(ctx context.Context) *exec.Cmd { return k.Command(ctx, args...) })
+}
+
+// Output runs the command newCmd returns for ctx (kubectl from Command,
+// with its stdin or environment set, or a program that runs kubectl)
+// under KubectlTimeout, and returns its combined output and error as
+// exec.Cmd.CombinedOutput does.
+//
+// A run in which kubectl says it dropped messages it had no stream for
+// runs once more. That is a race in kubectl's own WebSocket client
+// (client-go's remotecommand, fixed upstream by kubernetes PR 131203;
+// kubectl 1.32 has it): it starts reading the connection while it still
+// creates its stdout and stderr streams, so output that a fast server
+// sends at once is logged as "Unknown stream id" and lost, and kubectl
+// exits 0 without it. The server cannot tell when the client is ready,
+// as the protocol has no message for it; a real container's exec takes
+// long enough to start that the race is rarely seen there, a simulated
+// one does not.
+func (k *Kubectl) Output(newCmd func(ctx context.Context) *exec.Cmd) (string, error) {
+	run := func() (string, error) {
+		ctx, cancel := context.WithTimeout(k.t.Context(), KubectlTimeout)
+		defer cancel()
+		out, err := newCmd(ctx).CombinedOutput()
+		return string(out), err
+	}
+	out, err := run()
+	if strings.Contains(out, "Unknown stream id") {
+		k.t.Logf("kubectl dropped output sent before it had created its streams; running it once more. Its output was:\n%s", out)
+		out, err = run()
+	}
+	return out, err
 }
 
 // Kubeconfig is the path of the kubeconfig every command uses, for a test

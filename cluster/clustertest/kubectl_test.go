@@ -1,6 +1,9 @@
 package clustertest_test
 
 import (
+	"context"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -39,4 +42,40 @@ func TestKubectl(t *testing.T) {
 		return h
 	}
 	assert.NotEqual(t, home(), home(), "each command has a HOME of its own")
+}
+
+// TestKubectlOutputRunsAgainWhenKubectlDroppedOutput: a run in which
+// kubectl's WebSocket client logged that it dropped the server's output
+// (here a script saying so the first time) runs once more, and only once.
+func TestKubectlOutputRunsAgainWhenKubectlDroppedOutput(t *testing.T) {
+	t.Parallel()
+	k := clustertest.NewKubectl(t, filepath.Join(t.TempDir(), "kubeconfig"))
+	runs := filepath.Join(t.TempDir(), "runs")
+	script := func(body string) func(context.Context) *exec.Cmd {
+		return func(ctx context.Context) *exec.Cmd {
+			return exec.CommandContext(ctx, "sh", "-c", "echo run >> "+runs+"; "+body)
+		}
+	}
+	count := func() int {
+		b, err := os.ReadFile(runs)
+		require.NoError(t, err)
+		defer os.Remove(runs)
+		return strings.Count(string(b), "run\n")
+	}
+	dropped := `echo "E1128 06:05:06.719121   10874 websocket.go:296] Unknown stream id 1, discarding message" >&2`
+
+	out, err := k.Output(script(`if [ "$(wc -l < ` + runs + `)" -eq 1 ]; then ` + dropped + `; else echo line one; fi`))
+	require.NoError(t, err)
+	assert.Equal(t, "line one\n", out, "the second run's output")
+	assert.Equal(t, 2, count(), "runs")
+
+	out, err = k.Output(script(dropped + "; exit 3"))
+	require.Error(t, err, "the second run's error")
+	assert.Contains(t, out, "Unknown stream id", "the second run's output")
+	assert.Equal(t, 2, count(), "runs: no third")
+
+	out, err = k.Output(script("echo fine"))
+	require.NoError(t, err)
+	assert.Equal(t, "fine\n", out)
+	assert.Equal(t, 1, count(), "a run that lost nothing runs once")
 }
