@@ -22,10 +22,10 @@ tidy:
 #
 # TEST_TIMEOUT bounds each package's test binary; it is there to end a
 # hung test, not to time a slow machine. The cluster package, the
-# largest, takes 195-216 s on two cores at load 8 once the build cache is
-# warm; on a fresh machine, where it shares the cores with compiling every
-# other package for -race, it went past go test's default of 10 minutes
-# at the same load.
+# largest, took 195-216 s on two cores at load 8 with a warm build cache,
+# and 476-503 s on a slower machine; there, on a first run, where it
+# shared the cores with compiling every other package for -race, it went
+# past go test's default of 10 minutes.
 TEST_TIMEOUT ?= 30m
 test: tidy vet
 	$(GO) test -race -count=1 -timeout=$(TEST_TIMEOUT) ./...
