@@ -217,7 +217,9 @@ const DefaultAuthorizationMode = "Node,RBAC"
 const etcdStartTimeout = 30 * time.Second
 
 // Start runs the cluster until ctx is done and returns after everything it
-// started has stopped. Startup, in order:
+// started has stopped. When ctx ends before the cluster is ready, the
+// error wraps ctx's cause (context.Canceled), whatever step was cut
+// short. Startup, in order:
 //
 //  1. etcd: the given client, an external cluster, or an embedded server;
 //  2. the API server's watch caches, synced;
@@ -237,6 +239,16 @@ const etcdStartTimeout = 30 * time.Second
 // server stops serving, its watch caches and the compactor stop, then the
 // etcd client closes, then the embedded etcd stops.
 func (c *Cluster) Start(ctx context.Context) (err error) {
+	ready := false
+	defer func() {
+		// A start that ctx cuts short fails in whichever step it was,
+		// and that step's error need not say why: an etcd write
+		// cancelled under the API server comes back as an internal
+		// error. The caller stopped the start; say that instead.
+		if err != nil && !ready && ctx.Err() != nil {
+			err = fmt.Errorf("cluster: stopped before ready: %w", context.Cause(ctx))
+		}
+	}()
 	if c.opts.Listener != nil {
 		// Closed here when Start fails before serving on it; once served,
 		// Serve has closed it and this second Close does nothing.
@@ -388,6 +400,7 @@ func (c *Cluster) Start(ctx context.Context) (err error) {
 		return err
 	}
 	close(c.readyCh)
+	ready = true
 	c.log.Info("cluster ready", "url", c.URL())
 	select {
 	case <-ctx.Done():
