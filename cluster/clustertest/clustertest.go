@@ -167,7 +167,15 @@ func (c *Cluster) Clientset() *client.Clientset { return c.clientset }
 // of them twenty times slower, and all of them late; started a few at a
 // time, each is ready quickly and the last is ready no later. Once
 // ready, clusters run side by side without a token.
-var starting = make(chan struct{}, goruntime.GOMAXPROCS(0))
+//
+// A start runs its independent steps at once and keeps about two cores
+// busy by itself (1.6 on average), hence one token per two cores. With
+// a token per core, two starts at once on two cores slowed each other
+// and starved the clusters already running: under -race at load 8, the
+// twenty clusters of TestManyClustersOnOneEtcd waited up to 29 s and
+// more for a Deployment (etcd calls timed out at 5 s), where with one
+// start at a time they wait 2-9 s.
+var starting = make(chan struct{}, max(1, goruntime.GOMAXPROCS(0)/2))
 
 // startWhenFree starts c once a start token is free, and returns when c
 // is ready. Waiting for a token is not waiting for c, so WaitTimeout

@@ -4,11 +4,14 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
 	appsv1 "github.com/minicp/minicp/api/apps/v1"
+	corev1 "github.com/minicp/minicp/api/core/v1"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/cluster"
 	"github.com/minicp/minicp/cluster/clustertest"
@@ -34,13 +37,54 @@ func TestManyClustersOnOneEtcd(t *testing.T) {
 	for i := range manyClusters {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
 			t.Parallel()
+			began := time.Now()
 			c := clustertest.New(t)
+			ready := time.Now()
+			// Registered after New, so it runs while the cluster still
+			// serves.
+			t.Cleanup(func() {
+				if t.Failed() {
+					logCluster(t, c, began, ready)
+				}
+			})
 			replicas := int32(2)
 			_, err := c.Clientset().Deployments("default").Create(t.Context(), newDeployment("web", replicas, "nginx"), client.WriteOptions{})
 			require.NoError(t, err)
 			clustertest.WaitFor(t, c.Clientset().Deployments("default"), "web", "available",
 				func(d *appsv1.Deployment, found bool) bool { return found && d.Status.AvailableReplicas == replicas })
 		})
+	}
+}
+
+// logCluster logs, for a failed test, when its cluster began and was
+// ready and what happened to its pods since: which step of a Deployment
+// was slow, and what failed.
+func logCluster(t *testing.T, c *clustertest.Cluster, began, ready time.Time) {
+	// t's context has ended by the time cleanups run.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(t.Context()), clustertest.WaitTimeout)
+	defer cancel()
+	t.Logf("began %s, ready %s, failed %s", began.Format(time.StampMilli), ready.Format(time.StampMilli), time.Now().Format(time.StampMilli))
+	pods, err := c.Clientset().Pods("default").List(ctx, client.ListOptions{})
+	if err != nil {
+		t.Logf("list pods: %v", err)
+		return
+	}
+	for _, p := range pods.Items {
+		t.Logf("pod %s created %s, node %q, %s", p.Name, p.CreationTimestamp.Format(time.TimeOnly), p.Spec.NodeName, p.Status.Phase)
+		for _, cond := range p.Status.Conditions {
+			t.Logf("  %s=%s since %s", cond.Type, cond.Status, cond.LastTransitionTime.Format(time.TimeOnly))
+		}
+	}
+	events, err := c.Clientset().Events("").List(ctx, client.ListOptions{})
+	if err != nil {
+		t.Logf("list events: %v", err)
+		return
+	}
+	slices.SortStableFunc(events.Items, func(a, b corev1.Event) int {
+		return a.CreationTimestamp.Compare(b.CreationTimestamp.Time)
+	})
+	for _, e := range events.Items {
+		t.Logf("event %s %s %s/%s: %s", e.CreationTimestamp.Format(time.TimeOnly), e.Reason, e.InvolvedObject.Kind, e.InvolvedObject.Name, e.Message)
 	}
 }
 
