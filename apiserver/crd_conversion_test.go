@@ -184,10 +184,13 @@ func TestCRDConversionWebhook(t *testing.T) {
 		assert.Contains(t, item.Content["spec"], "colour", "LIST v2 item %s", item.Name)
 	}
 	assert.Equal(t, 3, hook.maxSize(), "objects in the largest review")
-	// And from the watch cache, which holds v2 objects.
-	got = s.mustDo(http.StatusOK, "GET", gizmosV2+"?resourceVersion=0", "")
-	require.NoError(t, json.Unmarshal(got.body, &list))
-	assert.Len(t, list.Items, 3, "LIST v2 from the cache")
+	// And from the watch cache, which holds v2 objects. At resourceVersion
+	// 0 the cache answers with what it has, which may not yet include c;
+	// not older than the list from etcd, it waits until it does.
+	got = s.mustDo(http.StatusOK, "GET", gizmosV2+"?resourceVersionMatch=NotOlderThan&resourceVersion="+list.ResourceVersion, "")
+	var cached unstructured.UnstructuredList
+	require.NoError(t, json.Unmarshal(got.body, &cached))
+	assert.Len(t, cached.Items, 3, "LIST v2 from the cache")
 }
 
 func TestCRDConversionWebhookErrors(t *testing.T) {

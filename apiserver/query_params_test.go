@@ -16,7 +16,7 @@ import (
 // kube-apiserver's message.
 func TestMalformedResourceVersionIsBadRequest(t *testing.T) {
 	s := newTestServer(t)
-	s.createPod("p", nil)
+	p := s.createPod("p", nil)
 	const want = `invalid resource version: resourceVersion: Invalid value: "abc": strconv.ParseUint: parsing "abc": invalid syntax`
 	for _, path := range []string{
 		"/api/v1/namespaces/default/pods/p?resourceVersion=abc",
@@ -27,6 +27,9 @@ func TestMalformedResourceVersionIsBadRequest(t *testing.T) {
 		assert.Equal(t, metav1.StatusReasonBadRequest, st.Reason, "GET %s", path)
 		assert.Equal(t, want, st.Message, "GET %s", path)
 	}
+	// A GET at resourceVersion 0 reads the watch cache as it is; a list not
+	// older than p's creation first waits for the cache to hold p.
+	s.mustDo(http.StatusOK, "GET", "/api/v1/namespaces/default/pods?resourceVersionMatch=NotOlderThan&resourceVersion="+p.ResourceVersion, "")
 	s.mustDo(http.StatusOK, "GET", "/api/v1/namespaces/default/pods/p?resourceVersion=0", "")
 }
 

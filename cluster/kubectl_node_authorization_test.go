@@ -1,11 +1,14 @@
 package cluster_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
+	corev1 "github.com/minicp/minicp/api/core/v1"
 	"github.com/minicp/minicp/cluster"
 )
 
@@ -26,9 +29,12 @@ func TestKubectlNodeAuthorization(t *testing.T) {
 	k.Run("create", "secret", "generic", "s1", "--from-literal=k=v")
 	k.Run("create", "secret", "generic", "s2", "--from-literal=k=v")
 	mustDo(t, c, http.StatusCreated, "POST", "/api/v1/namespaces/default/pods", podBoundTo("p1", node1, "s1"))
-	mustDo(t, c, http.StatusCreated, "POST", "/api/v1/namespaces/default/pods", podBoundTo("p2", node2, "s2"))
-	// The pods watch cache the Node authorizer reads has p2 once a get
-	// from it (resourceVersion 0) finds it.
+	created := mustDo(t, c, http.StatusCreated, "POST", "/api/v1/namespaces/default/pods", podBoundTo("p2", node2, "s2"))
+	var p2 corev1.Pod
+	require.NoError(t, json.Unmarshal(created, &p2))
+	// The pods watch cache the Node authorizer reads has p2 once a list
+	// not older than p2's creation, which waits for the cache, returns.
+	mustDo(t, c, http.StatusOK, "GET", "/api/v1/namespaces/default/pods?resourceVersionMatch=NotOlderThan&resourceVersion="+p2.ResourceVersion, "")
 	mustDo(t, c, http.StatusOK, "GET", "/api/v1/namespaces/default/pods/p2?resourceVersion=0", "")
 	k.Run("wait", "--for=jsonpath={.metadata.name}=p2", "pod/p2", "--timeout=30s")
 
