@@ -187,7 +187,7 @@ func TestCRDConversionWebhook(t *testing.T) {
 	// And from the watch cache, which holds v2 objects. At resourceVersion
 	// 0 the cache answers with what it has, which may not yet include c;
 	// not older than the list from etcd, it waits until it does.
-	got = s.mustDo(http.StatusOK, "GET", gizmosV2+"?resourceVersionMatch=NotOlderThan&resourceVersion="+list.ResourceVersion, "")
+	got = s.waitCached(gizmosV2, list.ResourceVersion)
 	var cached unstructured.UnstructuredList
 	require.NoError(t, json.Unmarshal(got.body, &cached))
 	assert.Len(t, cached.Items, 3, "LIST v2 from the cache")

@@ -112,6 +112,14 @@ func (s *testServer) try(method, path, body string, opts ...requestOption) (resp
 	return response{code: resp.StatusCode, header: resp.Header, body: data}, nil
 }
 
+// waitCached lists collection not older than rv, which the watch cache
+// answers once it is current to rv: after it, a read at resourceVersion 0
+// sees every write up to rv.
+func (s *testServer) waitCached(collection, rv string) response {
+	s.t.Helper()
+	return s.mustDo(http.StatusOK, "GET", collection+"?resourceVersionMatch=NotOlderThan&resourceVersion="+rv, "")
+}
+
 // mustDo is do that requires the given status code.
 func (s *testServer) mustDo(code int, method, path, body string, opts ...requestOption) response {
 	s.t.Helper()

@@ -74,7 +74,7 @@ func TestMetrics(t *testing.T) {
 	s.mustDo(http.StatusNotFound, "GET", "/api/v1/namespaces/default/pods/nope", "")
 	// A list from the cache at least as fresh as the create: the cache
 	// counts the pod by then.
-	s.mustDo(http.StatusOK, "GET", "/api/v1/namespaces/default/pods?resourceVersionMatch=NotOlderThan&resourceVersion="+pod.ResourceVersion, "")
+	s.waitCached("/api/v1/namespaces/default/pods", pod.ResourceVersion)
 
 	g := s.api.MetricsGatherer()
 	pods := map[string]string{"group": "", "version": "v1", "resource": "pods", "subresource": "", "component": "apiserver", "dry_run": ""}

@@ -29,7 +29,7 @@ func TestMalformedResourceVersionIsBadRequest(t *testing.T) {
 	}
 	// A GET at resourceVersion 0 reads the watch cache as it is; a list not
 	// older than p's creation first waits for the cache to hold p.
-	s.mustDo(http.StatusOK, "GET", "/api/v1/namespaces/default/pods?resourceVersionMatch=NotOlderThan&resourceVersion="+p.ResourceVersion, "")
+	s.waitCached("/api/v1/namespaces/default/pods", p.ResourceVersion)
 	s.mustDo(http.StatusOK, "GET", "/api/v1/namespaces/default/pods/p?resourceVersion=0", "")
 }
 

@@ -137,7 +137,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 	} {
 		var obj metav1.PartialObjectMetadata
 		require.NoError(t, json.Unmarshal(mustDo(t, c, http.StatusOK, "GET", path+"/"+name, ""), &obj))
-		mustDo(t, c, http.StatusOK, "GET", path+"?resourceVersionMatch=NotOlderThan&resourceVersion="+obj.ResourceVersion, "")
+		waitCached(t, c, path, obj.ResourceVersion)
 	}
 	robot := tokenCaller(t, c, "robot", tr.Status.Token)
 

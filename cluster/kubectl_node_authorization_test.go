@@ -32,9 +32,8 @@ func TestKubectlNodeAuthorization(t *testing.T) {
 	created := mustDo(t, c, http.StatusCreated, "POST", "/api/v1/namespaces/default/pods", podBoundTo("p2", node2, "s2"))
 	var p2 corev1.Pod
 	require.NoError(t, json.Unmarshal(created, &p2))
-	// The pods watch cache the Node authorizer reads has p2 once a list
-	// not older than p2's creation, which waits for the cache, returns.
-	mustDo(t, c, http.StatusOK, "GET", "/api/v1/namespaces/default/pods?resourceVersionMatch=NotOlderThan&resourceVersion="+p2.ResourceVersion, "")
+	// The Node authorizer reads the pods watch cache: wait until it has p2.
+	waitCached(t, c, "/api/v1/namespaces/default/pods", p2.ResourceVersion)
 	mustDo(t, c, http.StatusOK, "GET", "/api/v1/namespaces/default/pods/p2?resourceVersion=0", "")
 	k.Run("wait", "--for=jsonpath={.metadata.name}=p2", "pod/p2", "--timeout=30s")
 
