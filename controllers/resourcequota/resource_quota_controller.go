@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
+	"slices"
 	"time"
 
 	"github.com/minicp/minicp/api/apierrors"
@@ -16,6 +18,7 @@ import (
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/controllers/builder"
 	"github.com/minicp/minicp/controllers/cache"
+	"github.com/minicp/minicp/controllers/event"
 	"github.com/minicp/minicp/controllers/handler"
 	"github.com/minicp/minicp/controllers/manager"
 	"github.com/minicp/minicp/controllers/reconcile"
@@ -39,9 +42,10 @@ const SyncPeriod = 5 * time.Minute
 // ResourceQuotaClient is the client of resourcequotas.
 type ResourceQuotaClient = client.Resource[*corev1.ResourceQuota, *corev1.ResourceQuotaList]
 
-// Add adds the resource quota controller to mgr: it reconciles
-// ResourceQuotas, woken by the pods, Services, ConfigMaps and Secrets of
-// their namespace.
+// Add adds the resource quota controller to mgr: it reconciles a
+// ResourceQuota when it appears or its spec changes, and the quotas of a
+// namespace when a pod, Service, ConfigMap or Secret of it goes away or
+// a pod finishes.
 //
 // Upstream: k8s.io/kubernetes/cmd/kube-controller-manager/app
 // (startResourceQuotaController).
@@ -50,14 +54,22 @@ func Add(mgr *manager.Manager) error {
 	if err != nil {
 		return err
 	}
-	toQuotas := handler.EnqueueRequestsFromMapFunc(r.quotasOfNamespace)
+	var self handler.EnqueueRequestForObject
 	err = builder.ControllerManagedBy(mgr).
 		Named(ControllerName).
-		For(&corev1.ResourceQuota{}).
-		Watches(&corev1.Pod{}, toQuotas).
-		Watches(&corev1.Service{}, toQuotas).
-		Watches(&corev1.ConfigMap{}, toQuotas).
-		Watches(&corev1.Secret{}, toQuotas).
+		Watches(&corev1.ResourceQuota{}, handler.Funcs{
+			CreateFunc: self.Create,
+			UpdateFunc: func(ctx context.Context, ev event.UpdateEvent, q handler.Queue) {
+				if specChanged(ev.ObjectOld.(*corev1.ResourceQuota), ev.ObjectNew.(*corev1.ResourceQuota)) {
+					self.Update(ctx, ev, q)
+				}
+			},
+			GenericFunc: self.Generic,
+		}).
+		Watches(&corev1.Pod{}, r.replenish(podFinished)).
+		Watches(&corev1.Service{}, r.replenish(nil)).
+		Watches(&corev1.ConfigMap{}, r.replenish(nil)).
+		Watches(&corev1.Secret{}, r.replenish(nil)).
 		Complete(r)
 	if err != nil {
 		return fmt.Errorf("resourcequota: %w", err)
@@ -104,18 +116,55 @@ func New(mgr *manager.Manager) (*Reconciler, error) {
 	return &Reconciler{quotas: quotas, pods: pods, client: cl, quotaClient: qc}, nil
 }
 
-// quotasOfNamespace maps an object to every quota of its namespace.
-func (r *Reconciler) quotasOfNamespace(_ context.Context, obj metav1.Object) []reconcile.Request {
+// specChanged reports whether a quota's update asks for a recompute: its
+// bounds or scopes changed, or its status does not show its bounds yet.
+// The other updates are writes of status.used, most of them the
+// admission plugin's charges: a recompute then, from a cache that may
+// not hold the object being charged for yet, would hand its charge back
+// before the object is stored, and let another create past the bound.
+func specChanged(old, cur *corev1.ResourceQuota) bool {
+	return !quota.Equal(old.Spec.Hard, cur.Spec.Hard) ||
+		!slices.Equal(old.Spec.Scopes, cur.Spec.Scopes) ||
+		!reflect.DeepEqual(old.Spec.ScopeSelector, cur.Spec.ScopeSelector) ||
+		!quota.Equal(cur.Status.Hard, cur.Spec.Hard)
+}
+
+// podFinished reports whether an update of a pod returns what it used: it
+// reached Succeeded or Failed.
+func podFinished(old, cur metav1.Object) bool {
+	return !quota.IsTerminal(old.(*corev1.Pod)) && quota.IsTerminal(cur.(*corev1.Pod))
+}
+
+// replenish returns the handler of a kind quotas count: it enqueues every
+// quota of an object's namespace when the object is deleted, or updated
+// in a way that released says returns usage (nil: no update does).
+// Creates enqueue nothing: the admission plugin charged for them, and a
+// recompute from the cache, which may not hold the new object yet, would
+// hand its charge back.
+//
+// Upstream: k8s.io/kubernetes/pkg/controller/resourcequota (QuotaMonitor,
+// Controller.replenishQuota).
+func (r *Reconciler) replenish(released func(old, cur metav1.Object) bool) handler.EventHandler {
+	return handler.Funcs{
+		UpdateFunc: func(_ context.Context, ev event.UpdateEvent, q handler.Queue) {
+			if released != nil && released(ev.ObjectOld, ev.ObjectNew) {
+				r.enqueueQuotasOf(ev.ObjectNew, q)
+			}
+		},
+		DeleteFunc: func(_ context.Context, ev event.DeleteEvent, q handler.Queue) { r.enqueueQuotasOf(ev.Object, q) },
+	}
+}
+
+// enqueueQuotasOf enqueues every quota of obj's namespace.
+func (r *Reconciler) enqueueQuotasOf(obj metav1.Object, q handler.Queue) {
 	ns := obj.GetObjectMeta().Namespace
 	quotas, err := r.quotas.ByNamespace(ns).List(labels.Everything())
 	if err != nil {
-		return nil
+		return
 	}
-	out := make([]reconcile.Request, len(quotas))
-	for i, q := range quotas {
-		out[i] = reconcile.Request{NamespacedName: reconcile.NamespacedName{Namespace: ns, Name: q.Name}}
+	for _, quota := range quotas {
+		q.Add(reconcile.Request{NamespacedName: reconcile.NamespacedName{Namespace: ns, Name: quota.Name}})
 	}
-	return out
 }
 
 // Reconcile implements reconcile.Reconciler: it writes status.hard and

@@ -1,6 +1,7 @@
 package resourcequota_test
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -9,6 +10,7 @@ import (
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
 	"github.com/minicp/minicp/api/resource"
+	"github.com/minicp/minicp/api/runtime"
 	"github.com/minicp/minicp/apiserver/apiservertest"
 	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/clock"
@@ -99,4 +101,74 @@ func TestUsage(t *testing.T) {
 	require.NoError(t, cs.Pods(ns).Delete(ctx, "a", metav1.DeleteOptions{}))
 	waitUsed("a deleted", resources("pods", "0", "count/pods", "1", "requests.cpu", "0", "limits.memory", "0",
 		"count/configmaps", "1", "count/deployments.apps", "1", "services", "0"))
+}
+
+// TestChargeHeldUntilReplenished: a charge the admission plugin wrote
+// for an object the controller's cache does not hold yet stands through
+// the charge itself and through creates (recomputing then would hand it
+// back while the object is being stored, and let the next create past
+// the bound); a delete recomputes, and returns a charge whose object was
+// never stored.
+func TestChargeHeldUntilReplenished(t *testing.T) {
+	cl := clustertest.InMemoryClient(t, apiservertest.New(t))
+	cs, err := client.NewClientset(cl)
+	require.NoError(t, err)
+	ctx := t.Context()
+	quotas, err := client.NewResource[*corev1.ResourceQuota, *corev1.ResourceQuotaList](cl, corev1.SchemeGroupVersion.WithResource("resourcequotas"))
+	require.NoError(t, err)
+	quotas = quotas.Namespace(ns)
+	hard := resources("pods", "5")
+	_, err = quotas.Create(ctx, &corev1.ResourceQuota{ObjectMeta: metav1.ObjectMeta{Name: "q", Namespace: ns}, Spec: corev1.ResourceQuotaSpec{Hard: hard}},
+		client.WriteOptions{})
+	require.NoError(t, err)
+	mgr := clustertest.StartManager(t, cl, clock.Real, resourcequota.Add)
+	waitUsed := func(what, pods string) {
+		t.Helper()
+		clustertest.WaitFor(t, quotas, "q", what, func(q *corev1.ResourceQuota, found bool) bool {
+			return found && sameAmounts(q.Status.Hard, hard) && sameAmounts(q.Status.Used, resources("pods", pods))
+		})
+	}
+	// settled waits until the manager's informer of obj's kind holds the
+	// write at rv and the controller has done all it will about it.
+	settled := func(obj runtime.Object, rv string) {
+		t.Helper()
+		inf, err := mgr.GetCache().GetInformer(obj)
+		require.NoError(t, err)
+		revision, err := strconv.ParseInt(rv, 10, 64)
+		require.NoError(t, err)
+		wctx, cancel := clustertest.WaitContext(t)
+		defer cancel()
+		require.NoError(t, inf.WaitSyncedTo(wctx, revision), "the informer reaches %s", rv)
+		require.NoError(t, mgr.WaitIdle(wctx), "WaitIdle")
+	}
+	used := func() string {
+		t.Helper()
+		q, err := quotas.Get(ctx, "q", client.GetOptions{})
+		require.NoError(t, err)
+		n := q.Status.Used["pods"]
+		return n.String()
+	}
+	waitUsed("first usage", "0")
+
+	// The plugin's charge for a pod that is still being stored.
+	q, err := quotas.Get(ctx, "q", client.GetOptions{})
+	require.NoError(t, err)
+	q.Status.Used = resources("pods", "1")
+	q, err = quotas.UpdateStatus(ctx, q, client.WriteOptions{})
+	require.NoError(t, err)
+	settled(&corev1.ResourceQuota{}, q.ResourceVersion)
+	require.Equal(t, "1", used(), "the charge stands after the controller saw it")
+
+	// A create: the plugin charges it too, and both charges stand.
+	p, err := cs.Pods(ns).Create(ctx, &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: "a", Namespace: ns},
+		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "nginx"}}},
+	}, client.WriteOptions{})
+	require.NoError(t, err)
+	settled(&corev1.Pod{}, p.ResourceVersion)
+	require.Equal(t, "2", used(), "the charges stand after the controller saw the create")
+
+	// A delete recomputes: none of the pods charged for exists.
+	require.NoError(t, cs.Pods(ns).Delete(ctx, "a", metav1.DeleteOptions{}))
+	waitUsed("a deleted", "0")
 }
