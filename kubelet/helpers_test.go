@@ -42,11 +42,30 @@ type harness struct {
 
 func newHarness(t *testing.T, mutate ...func(*kubelet.Options)) *harness {
 	t.Helper()
-	api := apiservertest.New(t)
-	h := &harness{t: t, clock: clocktest.NewFake(epoch), cs: clustertest.InMemoryClientset(t, api), node: "node-1"}
+	return newHarnessOn(t, apiservertest.New(t).Handler(), apiservertest.AdminToken, nil, mutate...)
+}
+
+// newHarnessOn is newHarness on an API server of the test's: the
+// kubelet's requests go to handler with token, through wrap when it is
+// set; h.cs, the test's clientset, is not wrapped.
+func newHarnessOn(t *testing.T, handler http.Handler, token string, wrap func(http.RoundTripper) http.RoundTripper,
+	mutate ...func(*kubelet.Options)) *harness {
+	t.Helper()
+	clientset := func(wrap func(http.RoundTripper) http.RoundTripper) *client.Clientset {
+		cl, err := client.New(client.Config{Host: "http://in-memory", Transport: client.NewInMemoryTransport(handler),
+			BearerToken: token, WrapTransport: wrap})
+		require.NoError(t, err)
+		cs, err := client.NewClientset(cl)
+		require.NoError(t, err)
+		return cs
+	}
+	h := &harness{t: t, clock: clocktest.NewFake(epoch), cs: clientset(nil), node: "node-1"}
 	opts := kubelet.Options{
 		NodeName: h.node, Clientset: h.cs, PodCIDR: podCIDR, Clock: h.clock,
 		Logger: slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn})),
+	}
+	if wrap != nil {
+		opts.Clientset = clientset(wrap)
 	}
 	for _, m := range mutate {
 		m(&opts)

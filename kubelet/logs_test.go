@@ -2,10 +2,14 @@ package kubelet_test
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
 	"net/http"
 	"net/url"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,10 +18,9 @@ import (
 
 	corev1 "github.com/minicp/minicp/api/core/v1"
 	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/apiserver/apiservertest"
 	"github.com/minicp/minicp/client"
-	"github.com/minicp/minicp/clock/clocktest"
 	"github.com/minicp/minicp/cluster/clustertest"
-	"github.com/minicp/minicp/kubelet"
 )
 
 // TestLogServer: the kubelet's log server answers for the pods of its
@@ -69,6 +72,71 @@ func TestPreviousLogs(t *testing.T) {
 	assert.Equal(t, "run at 1714978800\n", h.apiLogs("again", url.Values{"previous": {"true"}}), "the run before")
 }
 
+// TestLogsOfTheRunTheAPIShows: once the API server has stored a status
+// showing a container's new run, its logs are that run's, even while
+// the kubelet has not yet heard back from the write (it answers from the
+// status it generated, not from the last write that returned).
+func TestLogsOfTheRunTheAPIShows(t *testing.T) {
+	hold := &restartWriteHold{held: make(chan struct{}), release: make(chan struct{})}
+	defer close(hold.release)
+	h := newHarnessOn(t, apiservertest.New(t).Handler(), apiservertest.AdminToken, hold.wrap)
+
+	h.run(busybox("again", corev1.RestartPolicyAlways, `echo "run at $(date +%s)"; sleep 1; exit 1`))
+	h.waitPod("again", "Running", running("main", 0))
+	h.clock.Step(time.Second)
+	ctx, cancel := clustertest.WaitContext(t)
+	defer cancel()
+	select {
+	case <-hold.held:
+	case <-ctx.Done():
+		t.Fatalf("the kubelet wrote no status of the restarted container within %v", clustertest.WaitTimeout)
+	}
+	h.waitPod("again", "restarted", running("main", 1))
+	assert.Equal(t, "run at 1714978801\n", h.apiLogs("again", nil), "the run the API shows")
+	assert.Equal(t, "run at 1714978800\n", h.apiLogs("again", url.Values{"previous": {"true"}}), "the run before")
+}
+
+// restartWriteHold holds the answer to the kubelet's first status write
+// that shows a container running after a restart: the API server has
+// stored it, but the kubelet does not hear so until release is closed.
+type restartWriteHold struct {
+	held, release chan struct{}
+	once          sync.Once
+}
+
+func (h *restartWriteHold) wrap(next http.RoundTripper) http.RoundTripper {
+	return roundTripFunc(func(req *http.Request) (*http.Response, error) {
+		restarted := false
+		if req.Method == http.MethodPut && strings.HasSuffix(req.URL.Path, "/status") && req.Body != nil {
+			body, err := io.ReadAll(req.Body)
+			if err != nil {
+				return nil, err
+			}
+			req.Body = io.NopCloser(bytes.NewReader(body))
+			var pod corev1.Pod
+			if json.Unmarshal(body, &pod) == nil {
+				for _, cs := range pod.Status.ContainerStatuses {
+					restarted = restarted || cs.RestartCount == 1 && cs.State.Running != nil
+				}
+			}
+		}
+		resp, err := next.RoundTrip(req)
+		if restarted {
+			h.once.Do(func() {
+				close(h.held)
+				<-h.release
+			})
+		}
+		return resp, err
+	})
+}
+
+// roundTripFunc adapts a function to http.RoundTripper.
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+// RoundTrip implements http.RoundTripper.
+func (f roundTripFunc) RoundTrip(req *http.Request) (*http.Response, error) { return f(req) }
+
 // TestFollowLogsThroughAPIServer: pods/log?follow=true streams each line
 // as the container writes it, and ends when the container exits.
 func TestFollowLogsThroughAPIServer(t *testing.T) {
@@ -104,19 +172,12 @@ func TestKubectlLogs(t *testing.T) {
 	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
 	k := clustertest.NewKubectl(t, kubeconfig)
 	c := clustertest.New(t, clustertest.WithNodes(0))
-	cl, err := client.New(client.Config{Host: "http://in-memory", Transport: client.NewInMemoryTransport(c.APIServer().Handler()), BearerToken: c.Token()})
-	require.NoError(t, err)
-	cs, err := client.NewClientset(cl)
-	require.NoError(t, err)
-	clk := clocktest.NewFake(epoch)
-	kl, err := kubelet.New(kubelet.Options{NodeName: "node-1", Clientset: cs, PodCIDR: podCIDR, Clock: clk})
-	require.NoError(t, err)
-	startKubelet(t, kl)
-	h := &harness{t: t, clock: clk, cs: cs, kl: kl, node: "node-1"}
+	h := newHarnessOn(t, c.APIServer().Handler(), c.Token(), nil)
+	cs := h.cs
 
 	pod := busybox("chatty", corev1.RestartPolicyNever, "echo hello; sleep 1; echo world")
 	pod.Spec.NodeName = "node-1" // no scheduler here
-	_, err = cs.Pods("default").Create(t.Context(), pod, client.WriteOptions{})
+	_, err := cs.Pods("default").Create(t.Context(), pod, client.WriteOptions{})
 	require.NoError(t, err)
 	h.waitPod("chatty", "Running", phaseIs(corev1.PodRunning))
 
@@ -138,7 +199,7 @@ func TestKubectlLogs(t *testing.T) {
 	line, err := lines.ReadString('\n')
 	require.NoError(t, err, "kubectl logs -f: %s", stderr.String())
 	assert.Equal(t, "hello\n", line)
-	clk.Step(time.Second)
+	h.clock.Step(time.Second)
 	line, err = lines.ReadString('\n')
 	require.NoError(t, err, "kubectl logs -f: %s", stderr.String())
 	assert.Equal(t, "world\n", line, "followed")

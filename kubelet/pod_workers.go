@@ -43,7 +43,11 @@ type podWorker struct {
 	// is set); statusPod the newest copy the kubelet wrote status to.
 	pod       *corev1.Pod
 	statusPod *corev1.Pod
-	deleted   bool
+	// status is the status the kubelet last generated, recorded before
+	// it is written: what the kubelet knows of the pod's containers is
+	// never behind the API's copy, which a client may already have read.
+	status  *corev1.PodStatus
+	deleted bool
 	// working: a goroutine runs the pod's syncs. pending: something
 	// changed since that sync read the pod, so it syncs once more.
 	working, pending bool
@@ -233,6 +237,14 @@ func (p *podWorkers) park(w *podWorker, wait func()) {
 	p.notify()
 }
 
+// setStatus records a status generated for w's pod, before it is
+// written.
+func (p *podWorkers) setStatus(w *podWorker, status corev1.PodStatus) {
+	p.mu.Lock()
+	w.status = &status
+	p.mu.Unlock()
+}
+
 // setStatusPod records the answer to a status write.
 func (p *podWorkers) setStatusPod(w *podWorker, pod *corev1.Pod) {
 	p.mu.Lock()
@@ -248,8 +260,13 @@ func (p *podWorkers) newest(w *podWorker) *corev1.Pod {
 	return newerPod(w.pod, w.statusPod)
 }
 
-// latest returns the newest copy of the pod with uid the kubelet has: the
-// API's, or the one its last status write returned.
+// latest returns the newest copy of the pod with uid the kubelet has (the
+// API's, or the one its last status write returned) with the status the
+// kubelet last generated, written or not: a client that has read a
+// status from the API server and asks the kubelet about it (the logs of
+// the run it shows) is never answered from an older one.
+//
+// Upstream: k8s.io/kubernetes/pkg/kubelet/status (manager.GetPodStatus).
 func (p *podWorkers) latest(uid string) (*corev1.Pod, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -257,7 +274,14 @@ func (p *podWorkers) latest(uid string) (*corev1.Pod, bool) {
 	if !ok || w.pod == nil {
 		return nil, false
 	}
-	return newerPod(w.pod, w.statusPod), true
+	pod := newerPod(w.pod, w.statusPod)
+	if w.status != nil {
+		// A shallow copy: the copies latest returns are read only.
+		withStatus := *pod
+		withStatus.Status = *w.status
+		pod = &withStatus
+	}
+	return pod, true
 }
 
 // idle reports whether no worker runs or has work, and no wake-up is due.

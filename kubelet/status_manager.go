@@ -50,6 +50,7 @@ func (k *Kubelet) writeStatus(ctx context.Context, w *podWorker, pod *corev1.Pod
 		}
 		reread = true
 		status = generate(base)
+		k.workers.setStatus(w, status)
 		if statusEqual(base.Status, status) {
 			return nil
 		}
