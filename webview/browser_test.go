@@ -12,6 +12,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	corev1 "github.com/minicp/minicp/api/core/v1"
+	metav1 "github.com/minicp/minicp/api/meta/v1"
+	"github.com/minicp/minicp/client"
 	"github.com/minicp/minicp/cluster/clustertest"
 )
 
@@ -63,6 +66,22 @@ func TestBrowser(t *testing.T) {
 		chromedp.Navigate(v.url+"/"),
 		chromedp.WaitVisible(`section.node[data-node="`+p.Spec.NodeName+`"] `+podRow+`[data-phase="Running"][data-ip="`+p.Status.PodIP+`"]`),
 	), "the pod on its node, running with its IP")
+
+	// A change the nodes panel does not show refreshes the page but keeps
+	// the pod's row the element it was: a row built again between a
+	// click's press and release loses the click.
+	_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector('`+podRow+`').kept = true`))
+	require.NoError(t, err)
+	_, err = v.c.Clientset().ConfigMaps("default").Create(t.Context(), &corev1.ConfigMap{
+		ObjectMeta: metav1.ObjectMeta{Name: "a-change"},
+	}, client.WriteOptions{})
+	require.NoError(t, err, "create configmap")
+	require.NoError(t, chromedp.Do(ctx, chromedp.Poll[chromedp.Void](
+		`document.querySelector('#objects tr[data-kind="ConfigMap"] td.names')?.textContent.includes("default/a-change")`,
+		chromedp.WithPollingTimeout(clustertest.WaitTimeout))), "the objects panel shows the new ConfigMap")
+	kept, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.querySelector('`+podRow+`').kept === true`))
+	require.NoError(t, err)
+	assert.True(t, kept, "the pod's row was not built again for a change it does not show")
 
 	require.NoError(t, chromedp.Do(ctx,
 		chromedp.Click(podRow),

@@ -30,6 +30,20 @@ function svgEl(tag, attrs, text) {
   return e;
 }
 
+// shown holds, per panel, what it was last built from. A panel is built
+// again only when that changed: the page refreshes on every change event,
+// and building replaces the elements under the pointer, so a click whose
+// press and release landed on two builds of a row would be lost, and an
+// open drop-down would close.
+const shown = new Map();
+
+function unchanged(panel, data) {
+  const s = JSON.stringify(data);
+  if (shown.get(panel) === s) return true;
+  shown.set(panel, s);
+  return false;
+}
+
 async function getJSON(path) {
   const r = await fetch(path, { cache: "no-store" });
   const body = await r.json();
@@ -53,6 +67,7 @@ function podRow(p) {
 }
 
 function renderCluster(c) {
+  if (unchanged("cluster", c)) return;
   document.getElementById("tracing").textContent = c.tracing ? "tracing on" : "tracing off";
   document.getElementById("tracing").className = "badge " + (c.tracing ? "ok" : "bad");
   document.getElementById("tracing-off").hidden = c.tracing;
@@ -73,6 +88,7 @@ function renderCluster(c) {
 // --- objects by kind ---
 
 function renderObjects(o) {
+  if (unchanged("objects", o)) return;
   const t = document.getElementById("objects");
   t.replaceChildren(el("thead", {}, el("tr", {}, el("th", {}, "kind"), el("th", { class: "num" }, "count"), el("th", {}, "names"))),
     el("tbody", {}, ...o.kinds.map((k) => el("tr", { "data-kind": k.kind, "data-count": k.count },
@@ -84,6 +100,7 @@ function renderObjects(o) {
 // --- watch cache windows ---
 
 function renderWatchCache(w) {
+  if (unchanged("watchcache", w)) return;
   const t = document.getElementById("watchcache");
   const rows = w.resources.filter((r) => r.events > 0 || r.watchers > 0 || r.objects > 0);
   t.replaceChildren(el("thead", {}, el("tr", {},
@@ -165,6 +182,7 @@ async function refreshSequence() {
   const r = state.request;
   const q = new URLSearchParams({ verb: r.verb, resource: r.resource, namespace: r.namespace || "", name: r.name });
   const seq = await getJSON("/api/sequence?" + q);
+  if (unchanged("sequence", { r, seq })) return;
   const what = r.verb + " " + r.resource + " " + (r.namespace ? r.namespace + "/" : "") + r.name;
   title.textContent = seq.found ? what + ": " + seq.steps.length + " hops, in causal order" : (seq.message || what);
   title.dataset.found = seq.found;
@@ -174,6 +192,7 @@ async function refreshSequence() {
 async function refreshRequests() {
   const picker = document.getElementById("request-picker");
   const body = await getJSON("/api/requests");
+  if (unchanged("requests", body)) return;
   const chosen = picker.value;
   const options = [el("option", { value: "" }, body.tracing ? "choose a request" : "tracing is off")];
   for (const r of body.requests) {
@@ -199,6 +218,7 @@ async function refreshScheduling() {
   if (!state.pod) return;
   const q = new URLSearchParams({ namespace: state.pod.namespace, name: state.pod.name });
   const d = await getJSON("/api/scheduling?" + q);
+  if (unchanged("scheduling", { pod: state.pod, d })) return;
   const title = document.getElementById("scheduling-title");
   const t = document.getElementById("scheduling");
   if (!d.found) {
